@@ -1,0 +1,32 @@
+# Every CI step is one target. `make test` is what .ci/run calls.
+QUICKJS_WASI_VERSION := 3.7.0
+QUICKJS_WASI_SHA256  := c0bd8f296e18cf074969f6401b9ecb72609a1323818ec2b9bf7a8f8d740d1363
+ENGINE_WASM          := engines/quickjswasi/quickjs.wasm
+CACHE                := .cache
+
+GO ?= go
+
+.PHONY: setup test check bench fuzz
+
+setup:
+	@scripts/fetch-engine.sh $(QUICKJS_WASI_VERSION) $(QUICKJS_WASI_SHA256) $(ENGINE_WASM) $(CACHE)/npm
+
+test: setup
+	$(GO) vet ./...
+	$(GO) test -race ./...
+
+check: setup
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet ./...
+	cp go.mod $(CACHE)/go.mod.bak && cp go.sum $(CACHE)/go.sum.bak
+	$(GO) mod tidy
+	@diff -q go.mod $(CACHE)/go.mod.bak >/dev/null && diff -q go.sum $(CACHE)/go.sum.bak >/dev/null \
+		|| { cp $(CACHE)/go.mod.bak go.mod; cp $(CACHE)/go.sum.bak go.sum; echo "go mod tidy changes go.mod/go.sum"; exit 1; }
+	CGO_ENABLED=0 $(GO) build ./...
+	@! $(GO) list -f '{{join .Imports "\n"}}' ./abi | grep -q 'seed11a79d2d/codemode' || { echo "abi/ must not import this module"; exit 1; }
+
+bench: setup
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee $(CACHE)/bench.txt
+
+fuzz: setup
+	$(GO) test -run '^$$' -fuzz FuzzDecodeSnapshot -fuzztime 20s ./engines/quickjswasi

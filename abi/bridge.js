@@ -1,0 +1,102 @@
+// The engine-level bridge, evaluated once into every template image (and
+// into the goja oracle). It captures the engine's two host functions, removes
+// them from globalThis, and returns the functions the engine itself calls.
+// It leaves one global, __cm_bridge = { request, emit }, for a host prelude to
+// capture and delete. Everything here is hardened against guest code that
+// later replaces built-ins: it keeps its own references.
+(() => {
+  "use strict";
+  const g = globalThis;
+  const hostRequest = g.__cm_host_request;
+  const hostEmit = g.__cm_host_emit;
+  delete g.__cm_host_request;
+  delete g.__cm_host_emit;
+
+  const P = Promise;
+  const E = Error;
+  const str = String;
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const imul = Math.imul;
+  const objectToString = Object.prototype.toString;
+  const apply = Reflect.apply;
+
+  const pending = Object.create(null);
+
+  const request = (op, payload) => {
+    const ticket = hostRequest(str(op), str(payload));
+    return new P((resolve, reject) => {
+      pending[ticket] = [resolve, reject];
+    });
+  };
+  const emit = (kind, payload) => {
+    hostEmit(kind === "json" ? 1 : 0, str(payload));
+  };
+
+  // settle(ticket, rejected, value): value is JSON text, or a message.
+  const settle = (ticket, rejected, value) => {
+    const p = pending[ticket];
+    if (p === undefined) return false;
+    delete pending[ticket];
+    if (rejected) p[1](new E(value));
+    else p[0](parse(value));
+    return true;
+  };
+
+  // encode is the JSON value rule: undefined becomes null; an Error becomes
+  // {name, message}; what JSON cannot carry becomes a string.
+  const encode = (v) => {
+    if (v === undefined) return "null";
+    try {
+      if (v instanceof E) return stringify({ name: str(v.name), message: str(v.message) });
+      const s = stringify(v);
+      if (s !== undefined) return s;
+    } catch (_) {}
+    try {
+      return stringify(str(v));
+    } catch (_) {}
+    try {
+      return stringify(apply(objectToString, v, []));
+    } catch (_) {}
+    return '"[object Unknown]"';
+  };
+
+  // describe turns a thrown value into {name, message, stack} JSON.
+  const describe = (e) => {
+    let name = "", message = "", stack = "";
+    try {
+      if (e !== null && (typeof e === "object" || typeof e === "function") && "message" in e) {
+        try { name = str(e.name); } catch (_) {}
+        try { message = str(e.message); } catch (_) {}
+        try { stack = e.stack === undefined ? "" : str(e.stack); } catch (_) {}
+      } else if (typeof e === "string") {
+        message = e;
+      } else {
+        message = encode(e);
+      }
+    } catch (_) {
+      message = "unprintable exception";
+    }
+    return stringify({ name, message, stack });
+  };
+
+  // Math.random lives in the image, so every image shares its state: the
+  // engine reseeds this xoshiro128** on every reset and restore.
+  let s0 = 0x9e3779b9, s1 = 0x243f6a88, s2 = 0xb7e15162, s3 = 0x5bf03635;
+  const rotl = (x, k) => (x << k) | (x >>> (32 - k));
+  const next = () => {
+    const r = imul(rotl(imul(s1, 5), 7), 9) >>> 0;
+    const t = s1 << 9;
+    s2 ^= s0; s3 ^= s1; s1 ^= s2; s0 ^= s3; s2 ^= t; s3 = rotl(s3, 11);
+    return r;
+  };
+  const random = () => ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
+  const reseed = (a, b, c, d) => {
+    s0 = a | 0; s1 = b | 0; s2 = c | 0; s3 = d | 0;
+    if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
+  };
+  Object.defineProperty(Math, "random", { value: random, writable: true, configurable: true });
+
+  g.__cm_bridge = { request, emit };
+  return { settle, encode, describe, reseed };
+})()
