@@ -71,7 +71,9 @@ var (
 // slow part, and sharing it also exercises the pool across tests.
 func engine(t testing.TB) *Engine {
 	t.Helper()
-	sharedOnce.Do(func() { shared, sharedErr = New(context.Background(), &Options{CacheDir: cacheForTests(), Limits: abi.Limits{MemoryBytes: 16 << 20}}) })
+	sharedOnce.Do(func() {
+		shared, sharedErr = New(context.Background(), &Options{CacheDir: cacheForTests(), Limits: abi.Limits{MemoryBytes: 16 << 20}})
+	})
 	if sharedErr != nil {
 		t.Fatal(sharedErr)
 	}
@@ -165,7 +167,9 @@ func TestErrorLineNumbersMatchSource(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool { return len(sub) == 0 || len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub)) }
+func contains(s, sub string) bool {
+	return len(sub) == 0 || len(s) >= len(sub) && (s[:len(sub)] == sub || contains(s[1:], sub))
+}
 
 func TestHostRoundTrip(t *testing.T) {
 	e := engine(t)

@@ -30,7 +30,7 @@ type instance struct {
 
 	quarantined atomic.Bool  // set by the watchdog
 	busySince   atomic.Int64 // unix nanos of the running call, 0 when idle
-	deadline  atomic.Int64 // unix nanos the running call should end by, 0 for none
+	deadline    atomic.Int64 // unix nanos the running call should end by, 0 for none
 }
 
 // trap is panicked by call when the guest traps; cells recover it.

@@ -59,7 +59,7 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
 	t.version = in.version()
 	t.scratch = in.call32(in.fn.malloc, 64)
 	t.messageKey = in.cstring("message")
-	in.applyLimits(e.opts.Limits)
+	in.applyLimits(abi.Limits{MemoryBytes: defaultMemory, StackBytes: defaultStack}) // cells set their own
 	in.call(in.fn.setInterruptHandler, 1)
 	t.undef = in.call32(in.fn.getUndefined)
 	t.trueBox = in.call32(in.fn.getTrue)
