@@ -1,0 +1,513 @@
+package catalog
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// Hint is a compact TypeScript rendering of a JSON Schema.
+//
+// Complete reports whether Text describes the schema exactly: every keyword
+// was understood, nothing was dropped for a limit, and objects are closed
+// (additionalProperties: false). An incomplete hint is still a sound guide
+// for the common case.
+type Hint struct {
+	Text     string
+	Complete bool
+}
+
+// Hint limits. All lengths are UTF-16 code units.
+const (
+	inputHintChars    = 300
+	inputHintProps    = 16
+	inputHintDepth    = 4
+	outputHintChars   = 800
+	outputHintProps   = 20
+	outputHintDepth   = 6
+	maxPropertyName   = 128
+	maxUnionVariants  = 4
+	maxLiterals       = 8
+	maxLiteralChars   = 96
+	maxUnionNesting   = 32
+	unknownType       = "unknown"
+	truncationMarker  = "; ..."
+	objectClose       = " }"
+	nullableSuffix    = " | null"
+	arrayWrapperChars = len("Array<>")
+)
+
+// incompleteKeywords are understood only well enough to know that the hint
+// cannot describe them.
+var incompleteKeywords = []string{
+	"$ref", "$dynamicRef", "$recursiveRef", "allOf", "patternProperties",
+	"unevaluatedProperties", "dependentSchemas", "dependencies", "if", "then", "else",
+	"prefixItems", "unevaluatedItems",
+}
+
+// unionBaseKeys may not be combined with anyOf/oneOf.
+var unionBaseKeys = []string{"const", "enum", "type", "properties", "required", "additionalProperties", "items"}
+
+// annotationKeys never constrain a value.
+var annotationKeys = map[string]bool{
+	"description": true, "title": true, "default": true, "examples": true, "$schema": true,
+	"$id": true, "$comment": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+	"format": true, "$defs": true, "definitions": true, "nullable": true,
+}
+
+type hintLimits struct {
+	chars, props, depth int
+	input               bool // numeric bounds are rendered (and checked) in input hints only
+}
+
+var (
+	inputLimits  = hintLimits{inputHintChars, inputHintProps, inputHintDepth, true}
+	outputLimits = hintLimits{outputHintChars, outputHintProps, outputHintDepth, false}
+)
+
+// InputHint renders the compact input hint of a tool's input schema: at most
+// 300 UTF-16 units, 16 properties per object and 4 levels of nesting, with
+// numeric bounds as comments (number /* integer, >= 0 */). A schema that is not
+// a JSON object, exceeds the length limit or carries a malformed numeric bound
+// renders as "unknown" and is incomplete. The empty schema {} renders as
+// "unknown" and is complete.
+func InputHint(schema json.RawMessage) Hint {
+	return renderHint(schema, inputLimits)
+}
+
+// OutputHint renders the compact hint of a declared output schema: at most 800
+// UTF-16 units, 20 properties per object and 6 levels. Numeric bounds are not
+// rendered. Only a complete output hint is ever shown to the model; Build uses
+// it for trusted (core and plugin) entries only.
+func OutputHint(schema json.RawMessage) Hint {
+	return renderHint(schema, outputLimits)
+}
+
+func renderHint(schema json.RawMessage, lim hintLimits) Hint {
+	v, ok := decodeJSON(schema)
+	if !ok {
+		return Hint{unknownType, false}
+	}
+	return hintOf(v, lim)
+}
+
+func hintOf(v any, lim hintLimits) Hint {
+	h := hinter{lim: lim}
+	text, complete := h.render(v, 0, 0, lim.chars)
+	if h.malformed || u16len(text) > lim.chars {
+		return Hint{unknownType, false}
+	}
+	return Hint{text, complete}
+}
+
+type hinter struct {
+	lim       hintLimits
+	malformed bool
+}
+
+// render returns the hint of schema v. depth counts object and array nesting;
+// nest counts union nesting; budget is the most UTF-16 units the caller can use.
+func (h *hinter) render(v any, depth, nest, budget int) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return unknownType, false
+	}
+	if len(m) == 0 {
+		return unknownType, true
+	}
+	if depth > h.lim.depth || nest > maxUnionNesting {
+		return unknownType, false
+	}
+	complete := true
+	for _, k := range incompleteKeywords {
+		if _, has := m[k]; has {
+			complete = false
+			break
+		}
+	}
+	nullable := false
+	if nv, has := m["nullable"]; has {
+		b, ok := nv.(bool)
+		if !ok {
+			return unknownType, false
+		}
+		nullable = b
+	}
+	if nullable {
+		budget -= len(nullableSuffix)
+	}
+	text, c := h.base(m, depth, nest, budget)
+	complete = complete && c
+	if nullable && text != unknownType && text != "null" && !strings.HasSuffix(text, nullableSuffix) {
+		text += nullableSuffix
+	}
+	return text, complete
+}
+
+func (h *hinter) base(m map[string]any, depth, nest, budget int) (string, bool) {
+	anyOf, hasAny := m["anyOf"]
+	oneOf, hasOne := m["oneOf"]
+	if hasAny || hasOne {
+		if hasAny && hasOne {
+			return unknownType, false
+		}
+		for _, k := range unionBaseKeys {
+			if _, has := m[k]; has {
+				return unknownType, false
+			}
+		}
+		variants := anyOf
+		if hasOne {
+			variants = oneOf
+		}
+		list, ok := variants.([]any)
+		if !ok || len(list) == 0 {
+			return unknownType, false
+		}
+		return h.union(list, depth, nest+1, budget)
+	}
+	if c, has := m["const"]; has {
+		return literalUnion([]any{c})
+	}
+	if e, has := m["enum"]; has {
+		list, ok := e.([]any)
+		if !ok || len(list) == 0 {
+			return unknownType, false
+		}
+		return literalUnion(list)
+	}
+	t, hasType := m["type"]
+	if !hasType {
+		_, hasProps := m["properties"]
+		_, hasAP := m["additionalProperties"]
+		_, hasReq := m["required"]
+		if hasProps || hasAP || hasReq {
+			return h.object(m, depth, nest, budget)
+		}
+		if _, hasItems := m["items"]; hasItems {
+			return h.typed("array", m, depth, nest, budget)
+		}
+		for k := range m {
+			if !annotationKeys[k] {
+				return unknownType, false
+			}
+		}
+		return unknownType, true
+	}
+	switch tt := t.(type) {
+	case string:
+		return h.typed(tt, m, depth, nest, budget)
+	case []any:
+		if len(tt) == 0 {
+			return unknownType, false
+		}
+		parts := make([]string, 0, len(tt))
+		complete := true
+		for _, one := range tt {
+			name, ok := one.(string)
+			if !ok {
+				return unknownType, false
+			}
+			text, c := h.typed(name, m, depth, nest, budget)
+			complete = complete && c
+			parts = appendUnique(parts, text)
+		}
+		return joinUnion(parts, complete, budget)
+	default:
+		return unknownType, false
+	}
+}
+
+// typed renders schema m as the single JSON type t.
+func (h *hinter) typed(t string, m map[string]any, depth, nest, budget int) (string, bool) {
+	switch t {
+	case "string", "boolean", "null":
+		return t, true
+	case "integer", "number":
+		if !h.lim.input {
+			return "number", true
+		}
+		return h.number(t == "integer", m), true
+	case "array":
+		items, has := m["items"]
+		if !has {
+			return "Array<unknown>", true
+		}
+		if _, tuple := items.([]any); tuple {
+			return "Array<unknown>", false
+		}
+		inner, c := h.render(items, depth+1, nest, budget-arrayWrapperChars)
+		return "Array<" + inner + ">", c
+	case "object":
+		return h.object(m, depth, nest, budget)
+	default:
+		return unknownType, false
+	}
+}
+
+// number renders a numeric input type with its bounds, in the order integer,
+// minimum, maximum, exclusiveMinimum, exclusiveMaximum. A malformed bound
+// poisons the whole hint.
+func (h *hinter) number(integer bool, m map[string]any) string {
+	var parts []string
+	if integer {
+		parts = append(parts, "integer")
+	}
+	for _, b := range [...]struct{ key, op string }{
+		{"minimum", ">="}, {"maximum", "<="}, {"exclusiveMinimum", ">"}, {"exclusiveMaximum", "<"},
+	} {
+		v, has := m[b.key]
+		if !has {
+			continue
+		}
+		n, ok := v.(json.Number)
+		if !ok {
+			h.malformed = true
+			return "number"
+		}
+		f, ok := parseNumber(n)
+		if !ok {
+			h.malformed = true
+			return "number"
+		}
+		parts = append(parts, b.op+" "+jsNumber(f))
+	}
+	if len(parts) == 0 {
+		return "number"
+	}
+	return "number /* " + strings.Join(parts, ", ") + " */"
+}
+
+func (h *hinter) union(variants []any, depth, nest, budget int) (string, bool) {
+	consts := make([]any, 0, len(variants))
+	for _, v := range variants {
+		vm, ok := v.(map[string]any)
+		if !ok {
+			consts = nil
+			break
+		}
+		c, has := vm["const"]
+		if !has {
+			consts = nil
+			break
+		}
+		consts = append(consts, c)
+	}
+	if consts != nil {
+		return literalUnion(consts)
+	}
+	if len(variants) > maxUnionVariants {
+		return unknownType, false
+	}
+	parts := make([]string, 0, len(variants))
+	complete := true
+	for _, v := range variants {
+		text, c := h.render(v, depth, nest, budget)
+		complete = complete && c
+		if text == unknownType {
+			return unknownType, complete
+		}
+		parts = appendUnique(parts, text)
+	}
+	return joinUnion(parts, complete, budget)
+}
+
+func joinUnion(parts []string, complete bool, budget int) (string, bool) {
+	if slices.Contains(parts, unknownType) {
+		return unknownType, complete
+	}
+	text := strings.Join(parts, " | ")
+	if u16len(text) > budget {
+		return unknownType, false
+	}
+	return text, complete
+}
+
+func appendUnique(parts []string, s string) []string {
+	if slices.Contains(parts, s) {
+		return parts
+	}
+	return append(parts, s)
+}
+
+// literalUnion renders JSON values as a union of literal types: at most 8
+// distinct values and 96 UTF-16 units. Past a limit it widens to the common
+// primitive type (incomplete), or to unknown when the values are mixed.
+func literalUnion(values []any) (string, bool) {
+	parts := make([]string, 0, len(values))
+	kind := ""
+	mixed := false
+	for _, v := range values {
+		text, k, ok := literal(v)
+		if !ok {
+			return unknownType, false
+		}
+		if kind == "" {
+			kind = k
+		} else if kind != k {
+			mixed = true
+		}
+		parts = appendUnique(parts, text)
+	}
+	text := strings.Join(parts, " | ")
+	if len(parts) <= maxLiterals && u16len(text) <= maxLiteralChars {
+		return text, true
+	}
+	if mixed || kind == "null" {
+		return unknownType, false
+	}
+	return kind, false
+}
+
+// literal renders a primitive JSON value as a TypeScript literal type and
+// names its primitive type.
+func literal(v any) (text, kind string, ok bool) {
+	switch x := v.(type) {
+	case string:
+		return jsonQuote(x), "string", true
+	case json.Number:
+		f, ok := parseNumber(x)
+		if !ok {
+			return "", "", false
+		}
+		return jsNumber(f), "number", true
+	case bool:
+		if x {
+			return "true", "boolean", true
+		}
+		return "false", "boolean", true
+	case nil:
+		return "null", "null", true
+	default:
+		return "", "", false
+	}
+}
+
+// object renders an object schema. Required keys come first, then optional
+// keys, each group in UTF-16 order; keys that are not identifiers are
+// JSON-quoted. Parts that do not fit are dropped behind "; ...".
+func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool) {
+	complete := true
+	props := map[string]any{}
+	if p, has := m["properties"]; has {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			return unknownType, false
+		}
+		props = pm
+	}
+	open := false
+	closed := false
+	if ap, has := m["additionalProperties"]; has {
+		switch a := ap.(type) {
+		case bool:
+			open = a
+			closed = !a
+		case map[string]any:
+			open = true
+		}
+	}
+	if !closed {
+		complete = false
+	}
+	required := map[string]bool{}
+	nRequired := 0
+	if r, has := m["required"]; has {
+		list, ok := r.([]any)
+		if !ok {
+			complete = false
+		}
+		for _, item := range list {
+			name, ok := item.(string)
+			if !ok {
+				complete = false
+				continue
+			}
+			nRequired++
+			if _, in := props[name]; in {
+				required[name] = true
+			}
+		}
+	}
+	if len(props) == 0 {
+		if closed && nRequired == 0 {
+			return "{}", complete
+		}
+		return "{ ... }", false
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if required[a] != required[b] {
+			if required[a] {
+				return -1
+			}
+			return 1
+		}
+		return compare16(a, b)
+	})
+
+	var parts []string // each part already carries its "; " separator
+	var lens []int
+	used := u16len("{ ")
+	truncated := false
+	for _, k := range keys {
+		if len(parts) >= h.lim.props {
+			truncated = true
+			break
+		}
+		if u16len(k) > maxPropertyName {
+			truncated = true
+			continue
+		}
+		name := k
+		if !isIdentifier(k) {
+			name = jsonQuote(k)
+		}
+		prefix := name + "?: "
+		if required[k] {
+			prefix = name + ": "
+		}
+		if len(parts) > 0 {
+			prefix = "; " + prefix
+		}
+		room := budget - used - u16len(prefix) - len(objectClose)
+		if room < len(unknownType) {
+			truncated = true
+			break
+		}
+		text, c := h.render(props[k], depth+1, nest, room)
+		part := prefix + text
+		n := u16len(part)
+		if used+n+len(objectClose) > budget {
+			truncated = true
+			break
+		}
+		parts = append(parts, part)
+		lens = append(lens, n)
+		used += n
+		complete = complete && c
+	}
+	marker := ""
+	if truncated || open {
+		complete = false
+		marker = truncationMarker
+		for len(parts) > 0 && used+len(marker)+len(objectClose) > budget {
+			used -= lens[len(lens)-1]
+			parts, lens = parts[:len(parts)-1], lens[:len(lens)-1]
+		}
+		if len(parts) == 0 {
+			marker = "..."
+		}
+	}
+	var b strings.Builder
+	b.WriteString("{ ")
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	b.WriteString(marker)
+	b.WriteString(objectClose)
+	return b.String(), complete
+}

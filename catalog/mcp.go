@@ -1,0 +1,316 @@
+package catalog
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// MCPServer is one MCP server with catalogued tools, as the guest MCP object
+// exposes it: MCP.<Identifier>.<tool>(input).
+type MCPServer struct {
+	Identifier string    // JS identifier under MCP
+	Name       string    // the server name, as in the catalog ids
+	Path       string    // its declaration file, mcp/<Identifier>.d.ts
+	Tools      []MCPTool // sorted by Identifier
+}
+
+// MCPTool is one tool of an [MCPServer].
+type MCPTool struct {
+	Identifier  string // JS identifier under MCP.<server>
+	ID          string // the exact catalog id, mcp:<server>:<tool>
+	Name        string // the tool's own name
+	Description string
+	InputSchema json.RawMessage
+	// Required lists the schema's required keys, in schema order. A call that
+	// lacks one fails with "Missing required MCP namespace argument(s): a, b".
+	Required []string
+	// Defaults are the top-level properties' schema defaults, by key order,
+	// to apply for keys the call does not give.
+	Defaults []MCPDefault
+}
+
+// MCPDefault is a property default of an MCP tool's input schema.
+type MCPDefault struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Identifier limits and reserved words.
+const maxIdentifier = 64
+
+// jsReserved are names that cannot be declared as functions or namespaces
+// in a declaration file, plus the object-model names that must never be
+// used as property names.
+var jsReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`break case catch class const continue debugger default delete do
+		else enum export extends false finally for function if import in instanceof new null return
+		super switch this throw true try typeof var void while with yield let static implements
+		interface package private protected public await arguments eval
+		__proto__ constructor prototype`) {
+		jsReserved[w] = true
+	}
+}
+
+// serverReserved are members every MCP.<server> object has.
+var serverReserved = map[string]bool{"$api": true, "resources": true, "prompts": true}
+
+// toIdentifier turns a name into a camelCase JS identifier: it splits on
+// characters outside [A-Za-z0-9], lower-cases the first word (an all-caps
+// word entirely, a leading acronym up to its last capital), capitalises the
+// rest, drops leading digits and falls back to fallback.
+func toIdentifier(name, fallback string) string {
+	words := strings.FieldsFunc(name, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	var b strings.Builder
+	for _, w := range words {
+		if b.Len() == 0 {
+			w = strings.TrimLeft(w, "0123456789")
+			if w == "" {
+				continue
+			}
+			b.WriteString(lowerHead(w))
+		} else {
+			b.WriteString(upperHead(w))
+		}
+		if b.Len() >= maxIdentifier {
+			break
+		}
+	}
+	id := b.String()
+	if len(id) > maxIdentifier {
+		id = id[:maxIdentifier]
+	}
+	if id == "" {
+		return fallback
+	}
+	return id
+}
+
+func isUpperWord(w string) bool { return strings.ToUpper(w) == w }
+
+func lowerHead(w string) string {
+	if isUpperWord(w) {
+		return strings.ToLower(w)
+	}
+	n := 0
+	for n < len(w) && w[n] >= 'A' && w[n] <= 'Z' {
+		n++
+	}
+	if n > 1 && n < len(w) {
+		n-- // "HTTPServer" -> "httpServer"
+	}
+	return strings.ToLower(w[:n]) + w[n:]
+}
+
+func upperHead(w string) string {
+	if isUpperWord(w) {
+		w = strings.ToLower(w)
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// uniqueIdentifier returns base, or base2, base3, ... : the first one that is
+// neither used nor reserved. It records the result in used.
+func uniqueIdentifier(base string, used map[string]bool, reserved map[string]bool) string {
+	id := base
+	for n := 2; used[id] || jsReserved[id] || reserved[id]; n++ {
+		id = fmt.Sprintf("%s%d", base, n)
+	}
+	used[id] = true
+	return id
+}
+
+// buildMCP groups the MCP entries by server and assigns identifiers.
+// Servers get identifiers in server-name order and tools in tool-name order,
+// so the same tool set always yields the same identifiers.
+func (c *Catalog) buildMCP() error {
+	byServer := map[string][]int{}
+	var names []string
+	for i := range c.entries {
+		e := &c.entries[i]
+		if e.Source != SourceMCP {
+			continue
+		}
+		if _, seen := byServer[e.SourceName]; !seen {
+			names = append(names, e.SourceName)
+		}
+		byServer[e.SourceName] = append(byServer[e.SourceName], i)
+	}
+	slices.Sort(names)
+	usedServers := map[string]bool{}
+	c.serverByID = make(map[string]int, len(names))
+	for _, name := range names {
+		s := MCPServer{Name: name, Identifier: uniqueIdentifier(toIdentifier(name, "server"), usedServers, map[string]bool{"$api": true})}
+		s.Path = "mcp/" + s.Identifier + ".d.ts"
+		idx := byServer[name]
+		slices.SortFunc(idx, func(a, b int) int { return strings.Compare(c.entries[a].Name, c.entries[b].Name) })
+		usedTools := map[string]bool{}
+		for _, i := range idx {
+			e := &c.entries[i]
+			t := MCPTool{
+				Identifier:  uniqueIdentifier(toIdentifier(e.Name, "tool"), usedTools, serverReserved),
+				ID:          e.ID,
+				Name:        e.Name,
+				Description: e.Description,
+				InputSchema: e.InputSchema,
+			}
+			t.Required, t.Defaults = inputContract(e.InputSchema)
+			s.Tools = append(s.Tools, t)
+		}
+		slices.SortFunc(s.Tools, func(a, b MCPTool) int { return strings.Compare(a.Identifier, b.Identifier) })
+		c.serverByID[s.Identifier] = len(c.servers)
+		c.servers = append(c.servers, s)
+	}
+	return nil
+}
+
+// inputContract extracts the required keys and property defaults of a
+// top-level object schema. Anything malformed is ignored.
+func inputContract(schema json.RawMessage) ([]string, []MCPDefault) {
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []json.RawMessage          `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil, nil
+	}
+	var required []string
+	for _, r := range s.Required {
+		var name string
+		if json.Unmarshal(r, &name) == nil && !slices.Contains(required, name) {
+			required = append(required, name)
+		}
+	}
+	var defaults []MCPDefault
+	for key, p := range s.Properties {
+		var prop struct {
+			Default json.RawMessage `json:"default"`
+		}
+		if json.Unmarshal(p, &prop) == nil && prop.Default != nil {
+			defaults = append(defaults, MCPDefault{Key: key, Value: prop.Default})
+		}
+	}
+	slices.SortFunc(defaults, func(a, b MCPDefault) int { return strings.Compare(a.Key, b.Key) })
+	return required, defaults
+}
+
+// MCPServers returns the MCP servers with catalogued tools, in identifier
+// assignment order (by server name). The slices inside are shared with the
+// catalog and must not be modified.
+func (c *Catalog) MCPServers() []MCPServer { return slices.Clone(c.servers) }
+
+// MCPTool maps MCP.<server>.<tool> back to its tool, and so to its exact
+// catalog id. server and tool are JS identifiers.
+func (c *Catalog) MCPTool(server, tool string) (MCPTool, bool) {
+	si, ok := c.serverByID[server]
+	if !ok {
+		return MCPTool{}, false
+	}
+	tools := c.servers[si].Tools
+	k, found := slices.BinarySearchFunc(tools, tool, func(t MCPTool, id string) int { return strings.Compare(t.Identifier, id) })
+	if !found {
+		return MCPTool{}, false
+	}
+	return tools[k], true
+}
+
+// MCPAPIServer names a server in an $api result.
+type MCPAPIServer struct {
+	Identifier string `json:"identifier"`
+	ServerName string `json:"serverName"`
+	ToolCount  int    `json:"toolCount,omitempty"`
+}
+
+// MCPRootAPI is what MCP.$api() returns.
+type MCPRootAPI struct {
+	Kind    string         `json:"kind"`  // "mcp_api"
+	Scope   string         `json:"scope"` // "root"
+	Header  string         `json:"header"`
+	Servers []MCPAPIServer `json:"servers"`
+	Note    string         `json:"note"`
+}
+
+// MCPAPITool describes one tool in an $api result.
+type MCPAPITool struct {
+	Method      string `json:"method"`
+	Path        string `json:"path"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// MCPServerAPI is what MCP.<server>.$api(selector?, { schema? }) returns.
+type MCPServerAPI struct {
+	Kind    string                     `json:"kind"`  // "mcp_api"
+	Scope   string                     `json:"scope"` // "tool" for exactly one selected tool, else "server"
+	Server  MCPAPIServer               `json:"server"`
+	Header  string                     `json:"header"`
+	Tools   []MCPAPITool               `json:"tools"`
+	Schemas map[string]json.RawMessage `json:"schemas,omitempty"` // input schemas by method, with {schema: true}
+}
+
+const (
+	apiKind       = "mcp_api"
+	maxAPISummary = 300
+	rootAPINote   = "Call MCP.<server>.$api() for one server's declarations, MCP.<server>.$api(\"tool\", { schema: true }) for a tool's JSON input schema, or read mcp/<server>.d.ts with API.read."
+)
+
+// MCPRootAPI returns the MCP.$api() result: mcp/index.d.ts as the header and
+// one summary per server.
+func (c *Catalog) MCPRootAPI() MCPRootAPI {
+	r := MCPRootAPI{Kind: apiKind, Scope: "root", Header: c.renderIndex(), Servers: []MCPAPIServer{}, Note: rootAPINote}
+	for _, s := range c.servers {
+		r.Servers = append(r.Servers, MCPAPIServer{Identifier: s.Identifier, ServerName: s.Name, ToolCount: len(s.Tools)})
+	}
+	return r
+}
+
+// MCPServerAPI returns the MCP.<server>.$api(selector, {schema}) result.
+// An empty selector selects every tool; otherwise tools are selected by
+// method (identifier), path (MCP.<server>.<method> or <server>.<method>) or
+// original tool name. The header is the server's declarations restricted to
+// the selection. A selector that matches nothing is an error matching
+// [ErrUnknownMCPTool]; so is an unknown server identifier.
+func (c *Catalog) MCPServerAPI(server, selector string, schema bool) (MCPServerAPI, error) {
+	si, ok := c.serverByID[server]
+	if !ok {
+		return MCPServerAPI{}, &guestError{ErrUnknownMCPTool, "Unknown MCP server: " + echo(server)}
+	}
+	s := &c.servers[si]
+	var picked []*MCPTool
+	for k := range s.Tools {
+		t := &s.Tools[k]
+		if selector == "" || selector == t.Identifier || selector == t.Name ||
+			selector == "MCP."+s.Identifier+"."+t.Identifier || selector == s.Identifier+"."+t.Identifier {
+			picked = append(picked, t)
+		}
+	}
+	if len(picked) == 0 {
+		return MCPServerAPI{}, &guestError{ErrUnknownMCPTool, fmt.Sprintf("Unknown MCP tool: %s. Call MCP.%s.$api() to list the tools of this server.", echo(selector), s.Identifier)}
+	}
+	r := MCPServerAPI{
+		Kind: apiKind, Scope: "server",
+		Server: MCPAPIServer{Identifier: s.Identifier, ServerName: s.Name},
+		Header: renderServer(s, picked, selector == ""),
+	}
+	if len(picked) == 1 && selector != "" {
+		r.Scope = "tool"
+	}
+	if schema {
+		r.Schemas = map[string]json.RawMessage{}
+	}
+	for _, t := range picked {
+		r.Tools = append(r.Tools, MCPAPITool{
+			Method: t.Identifier, Path: "MCP." + s.Identifier + "." + t.Identifier, Name: t.Name,
+			Description: truncate16(strings.Join(strings.Fields(t.Description), " "), maxAPISummary, "…"),
+		})
+		if schema {
+			r.Schemas[t.Identifier] = t.InputSchema
+		}
+	}
+	return r, nil
+}

@@ -1,0 +1,113 @@
+package catalog
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// QuickIndexBudget is the most UTF-16 units the quick index block may use.
+const QuickIndexBudget = 8000
+
+const (
+	quickIndexHeader = "OpenClaw/plugin tool quick index (exact ids plus compact input and declared output hints; descriptions are intentionally deferred):\n" +
+		"Each line is `id input -> output`; `-> ?` means the output shape is unknown.\n" +
+		"OUTPUT DECLARED RULE: a declared `-> Type` is the value tools.callValue(id, input) returns; use its fields directly.\n" +
+		"OUTPUT UNKNOWN RULE: for `-> ?`, the first exec should return await tools.callValue(id, input) unchanged; a later exec may transform the observed value instead of guessing field names."
+	quickIndexFooterAll = "Use these exact ids with tools.callValue; use ALL_TOOLS or tools.search inside exec when lookup is ambiguous."
+)
+
+func quickIndexFooter(omitted int) string {
+	if omitted == 0 {
+		return quickIndexFooterAll
+	}
+	return strconv.Itoa(omitted) + " additional OpenClaw/plugin tools omitted from this prompt index. Use ALL_TOOLS or tools.search inside exec to find them."
+}
+
+// QuickIndex returns the quick index block of the exec description: a
+// header, one line per core or plugin entry of the form
+//
+//   - "<id>" <input hint> -> <output hint or ?>
+//
+// with entries that declare an output first, then by id, a blank line and a
+// footer. The block is at most [QuickIndexBudget] UTF-16 units: when the
+// whole list does not fit, lines are packed greedily in order, skipping any
+// line that would not fit, and the footer counts the omitted entries.
+// Descriptions never appear. With no core or plugin entries it returns "".
+// The result is computed once per catalog.
+func (c *Catalog) QuickIndex() string {
+	c.quickOnce.Do(func() { c.quickIndex = c.buildQuickIndex() })
+	return c.quickIndex
+}
+
+func (c *Catalog) buildQuickIndex() string {
+	var idx []*Entry
+	for i := range c.entries {
+		if c.entries[i].Source == SourceOpenClaw {
+			idx = append(idx, &c.entries[i])
+		}
+	}
+	if len(idx) == 0 {
+		return ""
+	}
+	slices.SortFunc(idx, func(a, b *Entry) int {
+		if (a.Output != "") != (b.Output != "") {
+			if a.Output != "" {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	lines := make([]string, len(idx))
+	widths := make([]int, len(idx))
+	total := u16len(quickIndexHeader) + 2 + u16len(quickIndexFooterAll) // "\n\n" before the footer
+	for k, e := range idx {
+		lines[k] = quickIndexLine(e)
+		widths[k] = u16len(lines[k]) + 1 // its "\n"
+		total += widths[k]
+	}
+	keep := make([]bool, len(lines))
+	if total <= QuickIndexBudget {
+		for k := range keep {
+			keep[k] = true
+		}
+	} else {
+		used := u16len(quickIndexHeader) + 2
+		included := 0
+		for k := range lines {
+			footer := u16len(quickIndexFooter(len(lines) - included - 1))
+			if used+widths[k]+footer <= QuickIndexBudget {
+				keep[k] = true
+				used += widths[k]
+				included++
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(quickIndexHeader)
+	omitted := 0
+	for k, line := range lines {
+		if !keep[k] {
+			omitted++
+			continue
+		}
+		b.WriteByte('\n')
+		b.WriteString(line)
+	}
+	b.WriteString("\n\n")
+	b.WriteString(quickIndexFooter(omitted))
+	return b.String()
+}
+
+func quickIndexLine(e *Entry) string {
+	out := e.Output
+	if out == "" {
+		out = "?"
+	}
+	in := e.Input
+	if in == "" {
+		in = unknownType
+	}
+	return "- " + jsonQuote(e.ID) + " " + in + " -> " + out
+}

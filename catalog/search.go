@@ -1,0 +1,323 @@
+package catalog
+
+import (
+	"container/heap"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Search scores, per query term.
+const (
+	scoreExact       = 20 // the name or id equals the term
+	scoreName        = 8  // the name contains the term
+	scoreID          = 6  // the id contains the term
+	scoreLabel       = 4  // the label contains the term
+	scoreDescription = 2  // the description contains the term
+)
+
+// tokenize lower-cases s and splits it on runs of characters outside
+// [a-z0-9_./:-], dropping empty tokens.
+func tokenize(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' || r == '/' || r == ':' || r == '-')
+	})
+}
+
+// blob is one lower-cased text field of every guest entry, concatenated with
+// NUL separators, so that one substring scan serves all entries. A term never
+// contains NUL, so a match never spans two entries.
+type blob struct {
+	text   string
+	starts []int32 // starts[k] is where guest entry k begins; one extra final offset
+}
+
+func newBlob(n int, field func(k int) string) blob {
+	var b strings.Builder
+	starts := make([]int32, 0, n+1)
+	for k := range n {
+		starts = append(starts, int32(b.Len()))
+		b.WriteString(strings.ToLower(field(k)))
+		b.WriteByte(0)
+	}
+	starts = append(starts, int32(b.Len()))
+	return blob{text: b.String(), starts: starts}
+}
+
+// each calls fn once for every entry whose field contains term.
+func (b *blob) each(term string, fn func(k int)) {
+	off := 0
+	for off < len(b.text) {
+		j := strings.Index(b.text[off:], term)
+		if j < 0 {
+			return
+		}
+		pos := int32(off + j)
+		k := sort.Search(len(b.starts)-1, func(k int) bool { return b.starts[k+1] > pos })
+		fn(k)
+		off = int(b.starts[k+1])
+	}
+}
+
+// searchIndex ranks guest entries. Positions k index Catalog.guest.
+type searchIndex struct {
+	name, id, label, desc blob
+	exact                 map[string][]int32 // lower-cased name and id -> positions
+	rank                  []int32            // position -> rank in id order
+	byRank                []int32            // rank -> position
+}
+
+func newSearchIndex(entries []Entry, guest []int) searchIndex {
+	n := len(guest)
+	at := func(k int) *Entry { return &entries[guest[k]] }
+	ix := searchIndex{
+		name:  newBlob(n, func(k int) string { return at(k).Name }),
+		id:    newBlob(n, func(k int) string { return at(k).ID }),
+		label: newBlob(n, func(k int) string { return at(k).Label }),
+		desc:  newBlob(n, func(k int) string { return at(k).Description }),
+		exact: make(map[string][]int32, 2*n),
+	}
+	for k := range n {
+		e := at(k)
+		name, id := strings.ToLower(e.Name), strings.ToLower(e.ID)
+		ix.exact[name] = append(ix.exact[name], int32(k))
+		if id != name {
+			ix.exact[id] = append(ix.exact[id], int32(k))
+		}
+	}
+	ix.byRank = make([]int32, n)
+	for k := range ix.byRank {
+		ix.byRank[k] = int32(k)
+	}
+	slices.SortFunc(ix.byRank, func(a, b int32) int { return strings.Compare(at(int(a)).ID, at(int(b)).ID) })
+	ix.rank = make([]int32, n)
+	for r, k := range ix.byRank {
+		ix.rank[k] = int32(r)
+	}
+	return ix
+}
+
+// ParseLimit reads the guest's search limit option, as raw JSON. Absent or
+// null means the default (0 is returned). Anything but a JSON number holding
+// a positive integer is an error matching [ErrInvalidLimit] with the message
+// "limit must be a positive integer.". Large limits are returned as is;
+// [Catalog.Search] caps them.
+func ParseLimit(raw json.RawMessage) (int, error) {
+	v, ok := decodeJSON(raw)
+	if !ok {
+		if len(raw) == 0 {
+			return 0, nil
+		}
+		return 0, ErrInvalidLimit
+	}
+	if v == nil {
+		return 0, nil
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, ErrInvalidLimit
+	}
+	f, ok := parseNumber(n)
+	if !ok || f < 1 || f != math.Trunc(f) {
+		return 0, ErrInvalidLimit
+	}
+	if f > math.MaxInt32 {
+		return math.MaxInt32, nil
+	}
+	return int(f), nil
+}
+
+// Search ranks the guest-visible (non-MCP) entries against query and returns
+// at most limit of them, best first. limit 0 means the default limit; a
+// negative limit is an error matching [ErrInvalidLimit]; limits above the
+// maximum are capped.
+//
+// Scoring: the query is lower-cased and split on runs of characters outside
+// [a-z0-9_./:-]. Each term adds 20 when the name or id equals it, 8 when the
+// name contains it, 6 for the id, 4 for the label, 2 for the description
+// (all compared lower-cased). With no terms every entry scores 1. Entries
+// scoring 0 are dropped; ties are broken by id in code-unit order.
+func (c *Catalog) Search(query string, limit int) ([]Compact, error) {
+	if limit < 0 {
+		return nil, ErrInvalidLimit
+	}
+	if limit == 0 {
+		limit = c.defaultLimit
+	}
+	limit = min(limit, c.maxLimit)
+	ix := &c.index
+	n := len(c.guest)
+	terms := tokenize(query)
+	var top []int32
+	if len(terms) == 0 {
+		top = ix.byRank[:min(limit, n)]
+	} else {
+		scores := make([]int32, n)
+		for _, t := range terms {
+			for _, k := range ix.exact[t] {
+				scores[k] += scoreExact
+			}
+			ix.name.each(t, func(k int) { scores[k] += scoreName })
+			ix.id.each(t, func(k int) { scores[k] += scoreID })
+			ix.label.each(t, func(k int) { scores[k] += scoreLabel })
+			ix.desc.each(t, func(k int) { scores[k] += scoreDescription })
+		}
+		top = ix.best(scores, limit)
+	}
+	out := make([]Compact, len(top))
+	for r, k := range top {
+		out[r] = c.entries[c.guest[k]].Compact()
+	}
+	return out, nil
+}
+
+// best returns the positions of the limit highest scores (score descending,
+// then id rank ascending), skipping zero scores.
+func (ix *searchIndex) best(scores []int32, limit int) []int32 {
+	h := &scoreHeap{rank: ix.rank, scores: scores}
+	for k, s := range scores {
+		if s <= 0 {
+			continue
+		}
+		if len(h.items) < limit {
+			heap.Push(h, int32(k))
+			continue
+		}
+		if h.better(int32(k), h.items[0]) {
+			h.items[0] = int32(k)
+			heap.Fix(h, 0)
+		}
+	}
+	out := h.items
+	slices.SortFunc(out, func(a, b int32) int {
+		if h.better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// scoreHeap is a min-heap of positions: its root is the worst kept result.
+type scoreHeap struct {
+	items  []int32
+	rank   []int32
+	scores []int32
+}
+
+func (h *scoreHeap) better(a, b int32) bool {
+	if h.scores[a] != h.scores[b] {
+		return h.scores[a] > h.scores[b]
+	}
+	return h.rank[a] < h.rank[b]
+}
+
+func (h *scoreHeap) Len() int           { return len(h.items) }
+func (h *scoreHeap) Less(i, j int) bool { return h.better(h.items[j], h.items[i]) }
+func (h *scoreHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *scoreHeap) Push(x any)         { h.items = append(h.items, x.(int32)) }
+func (h *scoreHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+
+// Resolve finds the guest-visible entry that tools.describe and tools.call
+// mean by idOrName: an exact id first, then a unique exact name. MCP entries
+// are never found this way (use [Catalog.Lookup] for dispatch). A name
+// shared by several entries is an error matching [ErrAmbiguousTool]
+// ("Ambiguous tool name: X; use an exact tool id."); no match is an error
+// matching [ErrUnknownTool] ("Unknown tool id: X. Did you mean: a, b? Use
+// tools.search ..."), with up to three suggestions.
+func (c *Catalog) Resolve(idOrName string) (Entry, error) {
+	if i, ok := c.byID[idOrName]; ok && c.entries[i].Source != SourceMCP {
+		return c.entries[i], nil
+	}
+	switch matches := c.guestByName[idOrName]; len(matches) {
+	case 1:
+		return c.entries[matches[0]], nil
+	case 0:
+	default:
+		return Entry{}, &guestError{ErrAmbiguousTool, fmt.Sprintf("Ambiguous tool name: %s; use an exact tool id.", echo(idOrName))}
+	}
+	msg := "Unknown tool id: " + echo(idOrName) + "."
+	if s := c.suggest(idOrName); len(s) > 0 {
+		msg += " Did you mean: " + strings.Join(s, ", ") + "?"
+	}
+	msg += " Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
+	return Entry{}, &guestError{ErrUnknownTool, msg}
+}
+
+// Suggestion scores.
+const (
+	suggestContains    = 40 // the needle contains the name, or the id contains the needle
+	suggestNameToken   = 40 // the needle's search tokens include the name
+	suggestSharedToken = 12 // per alphanumeric token shared with the name or id
+	suggestProse       = 8  // the label or description contains the needle
+	maxSuggestions     = 3
+)
+
+func alnumTokens(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+}
+
+// suggest returns up to three names (or ids, for ambiguous names) of guest
+// entries that look like needle.
+func (c *Catalog) suggest(needle string) []string {
+	n := strings.ToLower(needle)
+	if strings.TrimSpace(n) == "" {
+		return nil
+	}
+	searchTokens := tokenize(n)
+	needleTokens := alnumTokens(n)
+	type cand struct {
+		score int
+		e     *Entry
+	}
+	var cands []cand
+	for _, i := range c.guest {
+		e := &c.entries[i]
+		name, id := strings.ToLower(e.Name), strings.ToLower(e.ID)
+		score := 0
+		if strings.Contains(n, name) || strings.Contains(id, n) {
+			score += suggestContains
+		}
+		if slices.Contains(searchTokens, name) {
+			score += suggestNameToken
+		}
+		own := alnumTokens(e.Name + " " + e.ID)
+		seen := map[string]bool{}
+		for _, t := range needleTokens {
+			if !seen[t] && slices.Contains(own, t) {
+				score += suggestSharedToken
+			}
+			seen[t] = true
+		}
+		if strings.Contains(strings.ToLower(e.Label), n) || strings.Contains(strings.ToLower(e.Description), n) {
+			score += suggestProse
+		}
+		if score > 0 {
+			cands = append(cands, cand{score, e})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.score != b.score {
+			return b.score - a.score
+		}
+		return strings.Compare(a.e.ID, b.e.ID)
+	})
+	var out []string
+	for _, cd := range cands[:min(len(cands), maxSuggestions)] {
+		label := cd.e.Name
+		if len(c.guestByName[cd.e.Name]) > 1 {
+			label = cd.e.ID
+		}
+		out = append(out, echo(label))
+	}
+	return out
+}
