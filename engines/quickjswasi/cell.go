@@ -126,8 +126,12 @@ func (c *cell) fail(f *abi.Failure) abi.Step {
 // drain runs pending jobs, then reports the cell promise's state.
 func (c *cell) drain() abi.Step {
 	in := c.in
-	for in.interrupted == abi.InterruptNone && in.call32(in.fn.isJobPending) != 0 {
-		if int32(in.call32(in.fn.executePendingJob)) < 0 {
+	for in.interrupted == abi.InterruptNone {
+		rc := int32(in.call32(in.fn.executePendingJob))
+		if rc == 0 {
+			break
+		}
+		if rc < 0 {
 			return c.fail(in.failure(in.call32(in.fn.getException)))
 		}
 	}

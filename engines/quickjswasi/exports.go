@@ -36,7 +36,6 @@ type exports struct {
 	throw               api.Function `wasm:"qjs_throw"`
 	promiseState        api.Function `wasm:"qjs_promise_state"`
 	promiseResult       api.Function `wasm:"qjs_promise_result"`
-	isJobPending        api.Function `wasm:"qjs_is_job_pending"`
 	executePendingJob   api.Function `wasm:"qjs_execute_pending_job"`
 	setMemoryLimit      api.Function `wasm:"qjs_set_memory_limit"`
 	setMaxStackSize     api.Function `wasm:"qjs_set_max_stack_size"`

@@ -77,8 +77,14 @@ func (in *instance) cstring(s string) uint32 {
 	return p
 }
 
-// newString makes a guest string box.
+// newString makes a guest string box. Short strings are staged in the
+// template's scratch buffer instead of a malloc'd one.
 func (in *instance) newString(s string) uint32 {
+	t := in.eng.tmpl
+	if len(s) <= stageSize {
+		copy(in.bytes(t.stage, uint32(len(s))), s)
+		return in.call32(in.fn.newString, uint64(t.stage), uint64(len(s)))
+	}
 	p := in.cstring(s)
 	box := in.call32(in.fn.newString, uint64(p), uint64(len(s)))
 	in.call(in.fn.free, uint64(p))

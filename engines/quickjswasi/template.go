@@ -12,6 +12,9 @@ import (
 // diffPage is the granularity of resets and snapshots.
 const diffPage = 4096
 
+// stageSize bounds the strings staged without a malloc.
+const stageSize = 4096
+
 // template is the VM image right after init, bridge and prelude: every pooled
 // instance is reset to it and every snapshot is relative to it. The box
 // pointers below live in the image, so they are valid in every instance.
@@ -28,6 +31,7 @@ type template struct {
 	trueBox  uint32
 	falseBox uint32
 	scratch  uint32 // 64 bytes for out-parameters and argv
+	stage    uint32 // stageSize bytes for short strings passed in
 	// messageKey is the C string "message".
 	messageKey uint32
 }
@@ -58,6 +62,7 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
 	}
 	t.version = in.version()
 	t.scratch = in.call32(in.fn.malloc, 64)
+	t.stage = in.call32(in.fn.malloc, stageSize)
 	t.messageKey = in.cstring("message")
 	in.applyLimits(abi.Limits{MemoryBytes: defaultMemory, StackBytes: defaultStack}) // cells set their own
 	in.call(in.fn.setInterruptHandler, 1)
@@ -102,7 +107,7 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
 	size := in.mem.Size()
 	t.mem = bytes.Clone(in.bytes(0, size))
 	t.hash = templateHash(t.mem, []uint32{t.sp, t.settle, t.encode, t.describe, t.reseed, t.undef,
-		t.trueBox, t.falseBox, t.scratch, t.messageKey})
+		t.trueBox, t.falseBox, t.scratch, t.stage, t.messageKey})
 	return in, nil
 }
 
