@@ -426,6 +426,8 @@ func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool
 			nRequired++
 			if _, in := props[name]; in {
 				required[name] = true
+			} else {
+				complete = false // a required key the hint cannot show
 			}
 		}
 	}
