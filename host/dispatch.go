@@ -1,0 +1,113 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/catalog"
+)
+
+// dispatch runs one bridge request off the VM's goroutine and returns the
+// outcome to settle its ticket with. Every failure is a plain message: no
+// host error object reaches the guest.
+func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, payload string) (out abi.Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = abi.Reject(fmt.Sprintf("tool call failed: %v", r))
+		}
+	}()
+	var args struct {
+		Query   json.RawMessage `json:"query"`
+		Options struct {
+			Limit json.RawMessage `json:"limit"`
+		} `json:"options"`
+		ID    json.RawMessage `json:"id"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal([]byte(payload), &args); err != nil {
+		return abi.Reject("invalid bridge request")
+	}
+	var v any
+	var err error
+	switch op {
+	case "search":
+		run.searches.Add(1)
+		v, err = run.search(args.Query, args.Options.Limit)
+	case "describe":
+		run.describes.Add(1)
+		var id string
+		if json.Unmarshal(args.ID, &id) != nil {
+			return abi.Reject("id must be a string.")
+		}
+		v, err = run.catalog.Describe(id)
+	case "call", "callValue":
+		run.calls.Add(1)
+		v, err = run.call(ctx, st, pc, args.ID, args.Input, op == "callValue")
+	default:
+		return abi.Reject("unknown code mode bridge operation: " + op)
+	}
+	if err != nil {
+		return abi.Reject(err.Error())
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return abi.Reject("tool result is not JSON-compatible: " + err.Error())
+	}
+	return abi.Resolve(string(b))
+}
+
+func (run *Run) search(query, limit json.RawMessage) (any, error) {
+	var q string
+	if json.Unmarshal(query, &q) != nil {
+		return nil, errors.New("query must be a string.")
+	}
+	n := 0
+	if len(limit) > 0 && string(limit) != "null" {
+		var err error
+		if n, err = catalog.ParseLimit(limit); err != nil {
+			return nil, err
+		}
+	}
+	res, err := run.catalog.Search(q, n)
+	if res == nil && err == nil {
+		res = []catalog.Compact{}
+	}
+	return res, err
+}
+
+// call resolves an id or unique name among the guest-visible entries and runs
+// the tool through its executor.
+func (run *Run) call(ctx context.Context, st *state, pc *pendingCall, rawID, input json.RawMessage, valueOnly bool) (any, error) {
+	var id string
+	if json.Unmarshal(rawID, &id) != nil {
+		return nil, errors.New("id must be a string.")
+	}
+	entry, err := run.catalog.Resolve(id)
+	if err != nil {
+		return nil, err
+	}
+	tool := run.byID[entry.ID]
+	if tool == nil || tool.Execute == nil {
+		return nil, fmt.Errorf("Tool %q cannot be called from code mode.", entry.ID)
+	}
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+	res, err := tool.Execute(ctx, Call{ID: pc.id, ToolID: entry.ID, Input: input, Scope: run.opts.Scope, ParentCallID: st.parent})
+	if err != nil {
+		return nil, err
+	}
+	if valueOnly {
+		if res.Details != nil {
+			return res.Details, nil
+		}
+		return res, nil
+	}
+	return struct {
+		Tool   catalog.Compact `json:"tool"`
+		Result ToolResult      `json:"result"`
+	}{entry.Compact(), res}, nil
+}

@@ -1,0 +1,299 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/source"
+)
+
+// state is one code-mode run across its exec and wait legs. Its fields are
+// used by the goroutine driving the current leg, except done, which the
+// nested calls' goroutines send on.
+type state struct {
+	run    *Run
+	id     string // cm_<uuid>, assigned when first parked
+	parent string // the exec's tool-call id
+	seq    int
+
+	next    abi.Ticket
+	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
+	done    chan settled                // completions, in completion order
+	ready   []settled                   // received but not yet delivered
+
+	output        []Output
+	outputBytes   int
+	outputTooLong bool
+
+	calls  context.Context // outstanding nested calls; cancelled on expiry or end
+	cancel context.CancelFunc
+
+	// per leg
+	deadline time.Time
+	abort    context.Context
+	image    []byte
+	resuming bool        // a wait holds it; guarded by the store's lock
+	expiry   *time.Timer // guarded by the store's lock
+}
+
+type pendingCall struct {
+	id     string // nested tool-call id
+	method string
+	yield  bool
+}
+
+type settled struct {
+	ticket  abi.Ticket
+	outcome abi.Outcome
+}
+
+func (run *Run) newState(parent string) *state {
+	st := &state{run: run, parent: parent, pending: map[abi.Ticket]*pendingCall{},
+		done: make(chan settled, 256)}
+	st.calls, st.cancel = context.WithCancel(context.Background())
+	return st
+}
+
+// Request implements abi.Host: it registers the request and starts it on its
+// own goroutine; a yield waits for wait.
+func (st *state) Request(op, payload string) (abi.Ticket, error) {
+	yield := op == "yield"
+	if !yield && st.inFlight() >= st.run.rt.cfg.MaxPendingToolCalls {
+		return 0, errors.New(msgTooManyPending)
+	}
+	st.next++
+	t := st.next
+	st.seq++
+	pc := &pendingCall{id: fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), op, st.seq), method: op, yield: yield}
+	st.pending[t] = pc
+	if !yield {
+		go func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, op, payload)} }()
+	}
+	return t, nil
+}
+
+func (st *state) inFlight() int {
+	n := 0
+	for _, pc := range st.pending {
+		if !pc.yield {
+			n++
+		}
+	}
+	return n
+}
+
+// Emit implements abi.Host, enforcing maxOutputBytes over the items.
+func (st *state) Emit(kind abi.OutputKind, payload string) error {
+	o := Output{Type: "text", Text: payload}
+	if kind == abi.OutputJSON {
+		o = Output{Type: "json", Value: json.RawMessage(payload)}
+	}
+	b, _ := json.Marshal(o)
+	if st.outputBytes+len(b) > st.run.rt.cfg.MaxOutputBytes {
+		st.outputTooLong = true
+		return errors.New(msgOutputLimit)
+	}
+	st.outputBytes += len(b)
+	st.output = append(st.output, o)
+	return nil
+}
+
+// ShouldInterrupt implements abi.Host.
+func (st *state) ShouldInterrupt() abi.Interrupt {
+	if st.abort.Err() != nil {
+		return abi.InterruptAbort
+	}
+	if time.Now().After(st.deadline) {
+		return abi.InterruptDeadline
+	}
+	return abi.InterruptNone
+}
+
+var unsafeIDChars = regexp.MustCompile(`[^A-Za-z0-9_.:-]+`)
+
+func sanitizeID(s string) string {
+	s = unsafeIDChars.ReplaceAllString(s, "_")
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
+}
+
+func (run *Run) limits() abi.Limits {
+	return abi.Limits{MemoryBytes: uint32(run.rt.cfg.MemoryLimitBytes)}
+}
+
+// Exec runs one exec call. callID is the model's tool-call id for it; args is
+// the tool's JSON input. Failures the model should see are failed results.
+func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) Result {
+	if !run.active {
+		return run.failed(abi.CodeInvalidInput, "", msgDisabled)
+	}
+	in, err := source.ParseInput(args)
+	if err != nil {
+		return run.inputFailure(err)
+	}
+	js, err := source.Check(in.Code, in.Language, run.rt.cfg.Languages)
+	if err != nil {
+		return run.inputFailure(err)
+	}
+	st := run.newState(callID)
+	st.abort, st.deadline = ctx, time.Now().Add(run.rt.cfg.Timeout)
+	cell, err := run.rt.engine.NewCell(ctx, run.limits(), st)
+	if err != nil {
+		st.cancel()
+		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
+	}
+	defer cell.Close(ctx)
+	step := cell.Run(ctx, "__cm_setup("+run.setup+");"+js, "cell.js")
+	return st.drive(ctx, cell, step)
+}
+
+func (run *Run) inputFailure(err error) Result {
+	var se *source.Error
+	if errors.As(err, &se) {
+		return run.failed(abi.CodeInvalidInput, string(se.Reason), se.Message)
+	}
+	return run.failed(abi.CodeInvalidInput, "", err.Error())
+}
+
+// drive settles the cell's requests as they complete until it finishes, the
+// deadline passes (park), a yield is pending (park) or the caller aborts.
+func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result {
+	run := st.run
+	for {
+		switch step.Status {
+		case abi.StepCompleted:
+			return st.finish(run.completed(st, step.Value))
+		case abi.StepFailed:
+			return st.finish(run.failure(step.Failure))
+		}
+		if len(st.pending) == 0 {
+			return st.finish(run.failed(abi.CodeInternalError, "", msgNoHostWork))
+		}
+		if st.hasYield() {
+			return st.park(ctx, cell)
+		}
+		if len(st.ready) > 0 {
+			s := st.ready[0]
+			st.ready = st.ready[1:]
+			step = st.deliver(ctx, cell, s)
+			continue
+		}
+		wait := time.NewTimer(time.Until(st.deadline))
+		select {
+		case s := <-st.done:
+			wait.Stop()
+			step = st.deliver(ctx, cell, s)
+		case <-wait.C:
+			return st.park(ctx, cell)
+		case <-ctx.Done():
+			wait.Stop()
+			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
+		}
+	}
+}
+
+func (st *state) hasYield() bool {
+	for _, pc := range st.pending {
+		if pc.yield {
+			return true
+		}
+	}
+	return false
+}
+
+func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step {
+	delete(st.pending, s.ticket)
+	return cell.Settle(ctx, s.ticket, s.outcome)
+}
+
+// completed checks the output and value limits.
+func (run *Run) completed(st *state, value string) Result {
+	if st.outputTooLong || len(value) > run.rt.cfg.MaxOutputBytes {
+		return run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit)
+	}
+	r := Result{Status: StatusCompleted, Value: json.RawMessage(value), Telemetry: run.telemetry()}
+	if !json.Valid(r.Value) { // the bridge's encoder guarantees JSON; never trust it blindly
+		r.Value = json.RawMessage("null")
+	}
+	return r
+}
+
+// finish ends the run: outstanding calls are cancelled and the run leaves the
+// store. It attaches the output produced since the previous result.
+func (st *state) finish(r Result) Result {
+	st.cancel()
+	st.run.rt.store.remove(st)
+	st.image = nil
+	return st.withOutput(r)
+}
+
+func (st *state) withOutput(r Result) Result {
+	r.Output = st.output
+	st.output = nil
+	return r
+}
+
+// park snapshots the cell and stores the run for wait.
+func (st *state) park(ctx context.Context, cell abi.Cell) Result {
+	run := st.run
+	if ctx.Err() != nil {
+		return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
+	}
+	if st.outputTooLong {
+		return st.finish(run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit))
+	}
+	img, err := cell.Snapshot(ctx)
+	if err != nil {
+		return st.finish(run.failed(abi.CodeInternalError, "", "code mode snapshot failed: "+err.Error()))
+	}
+	if len(img) > run.rt.cfg.MaxSnapshotBytes {
+		return st.finish(run.failed(abi.CodeSnapshotLimitExceeded, "", msgSnapshotLimit))
+	}
+	st.image = img
+	if st.id == "" {
+		st.id = newRunID()
+	}
+	if err := run.rt.store.park(st, run.rt.cfg.SnapshotTTL); err != nil {
+		return st.finish(run.failed(abi.CodeInvalidInput, "", err.Error()))
+	}
+	return st.withOutput(st.waiting())
+}
+
+func (st *state) waiting() Result {
+	r := Result{Status: StatusWaiting, RunID: st.id, Reason: "pending_tools", Telemetry: st.run.telemetry()}
+	yields := 0
+	delivered := map[abi.Ticket]bool{}
+	for _, s := range st.ready {
+		delivered[s.ticket] = true
+	}
+	for t := abi.Ticket(1); t <= st.next; t++ {
+		pc, ok := st.pending[t]
+		if !ok || delivered[t] {
+			continue
+		}
+		if pc.yield {
+			yields++
+		}
+		r.PendingToolCalls = append(r.PendingToolCalls, PendingToolCall{ID: pc.id, Method: pc.method})
+	}
+	if yields > 0 && yields == len(r.PendingToolCalls) {
+		r.Reason = "yield"
+	}
+	return r
+}
+
+func newRunID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("cm_%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

@@ -1,0 +1,168 @@
+// Package host is Code Mode: it turns a run's tools and configuration into the
+// model-facing surface (exec, wait and direct-only tools) and runs exec and
+// wait cells against a hidden catalog of the other tools.
+//
+// A [Runtime] is built once per process with its tools and an engine; a [Run]
+// is prepared per model run with its scope and client tools. A Runtime is
+// safe for concurrent use, and so is a Run.
+package host
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+)
+
+//go:embed prelude.js
+var preludeJS string
+
+// Tool is a tool a Go program registers, or a client tool supplied per run.
+type Tool struct {
+	Name        string
+	Label       string
+	Description string
+	// Plugin is the owning plugin id; empty for core tools. For client tools
+	// it is the owner named in the catalog id ("client" when empty).
+	Plugin       string
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
+	// ReplaySafe marks a read-only tool a restart-safe run may call.
+	ReplaySafe bool
+	// DirectOnly tools stay visible to the model and are never catalogued.
+	DirectOnly bool
+	// Execute runs the tool. It must honour ctx cancellation.
+	Execute func(ctx context.Context, call Call) (ToolResult, error)
+}
+
+// Call is one nested tool call as its executor sees it.
+type Call struct {
+	ID     string // nested tool-call id, unique within the run
+	ToolID string // exact catalog id
+	Input  json.RawMessage
+	Scope  Scope
+	// ParentCallID is the model's tool-call id of the exec that made the call.
+	ParentCallID string
+}
+
+// ToolResult is what a tool returns: content blocks for a model and the
+// JSON-compatible details a cell receives from tools.callValue.
+type ToolResult struct {
+	Content []json.RawMessage `json:"content,omitempty"`
+	Details any               `json:"details,omitempty"`
+}
+
+// Scope identifies the run a Run belongs to; wait refuses callers of another.
+type Scope struct {
+	AgentID    string
+	SessionKey string
+	SessionID  string
+	RunID      string
+}
+
+// Options configure a [Runtime]. A nil *Options means no tools and code mode
+// off.
+type Options struct {
+	// Tools are core and plugin tools, in registration order.
+	Tools []Tool
+	// Config is the tools.codeMode value (true, false or an object); Agent is
+	// an optional per-agent override merged over it.
+	Config json.RawMessage
+	Agent  json.RawMessage
+	// Engine runs cells; nil means a quickjswasi engine owned by the Runtime.
+	// A caller-supplied engine must have been built with [Prelude].
+	Engine abi.Engine
+	// Logger receives configuration warnings and debug output.
+	Logger *slog.Logger
+}
+
+// Prelude is the guest API that an engine must evaluate into its template.
+func Prelude() string { return preludeJS }
+
+// Runtime holds the engine, the configuration and the registered tools.
+type Runtime struct {
+	cfg      Config
+	tools    []Tool
+	engine   abi.Engine
+	ownEng   bool
+	logger   *slog.Logger
+	store    *store
+	closeMu  sync.Mutex
+	isClosed bool
+}
+
+// New resolves the configuration and starts the engine when code mode is
+// enabled. An engine that cannot start is an error: code mode fails closed.
+func New(ctx context.Context, opts *Options) (*Runtime, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	cfg, warnings, err := ResolveConfig(o.Config, o.Agent)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), engine: o.Engine, logger: o.Logger}
+	if r.logger == nil {
+		r.logger = slog.New(slog.DiscardHandler)
+	}
+	for _, w := range warnings {
+		r.logger.Warn("code mode config", "warning", w)
+	}
+	for _, t := range r.tools {
+		if t.Execute == nil && !t.DirectOnly {
+			return nil, fmt.Errorf("register tool %q: no Execute function", t.Name)
+		}
+	}
+	if cfg.Enabled && r.engine == nil {
+		eng, err := quickjswasi.New(ctx, &quickjswasi.Options{Prelude: preludeJS, Logger: r.logger})
+		if err != nil {
+			return nil, fmt.Errorf("code mode runtime unavailable: %w", err)
+		}
+		r.engine, r.ownEng = eng, true
+	}
+	r.store = newStore()
+	return r, nil
+}
+
+// Config is the resolved configuration.
+func (r *Runtime) Config() Config { return r.cfg }
+
+// Close drops every parked run and closes an engine the Runtime owns.
+func (r *Runtime) Close(ctx context.Context) error {
+	r.closeMu.Lock()
+	defer r.closeMu.Unlock()
+	if r.isClosed {
+		return nil
+	}
+	r.isClosed = true
+	r.store.closeAll()
+	if r.ownEng {
+		return r.engine.Close(ctx)
+	}
+	return nil
+}
+
+// RunOptions describe one model run.
+type RunOptions struct {
+	Scope Scope
+	// ClientTools are supplied by the caller for this run only.
+	ClientTools []Tool
+	// DisableTools marks a run that intentionally has no tools.
+	DisableTools bool
+	// Allow, when non-nil, keeps only the named tools (an empty list keeps
+	// none); Deny removes the named tools. Names are tool names.
+	Allow []string
+	Deny  []string
+}
+
+// ErrFailClosed is returned when the model-facing tool list would not be
+// exactly exec, wait and approved direct-only tools.
+var ErrFailClosed = errors.New("code mode surface check failed")

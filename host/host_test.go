@@ -1,0 +1,242 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+var scope = Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
+
+// shipments is a core tool with a closed output schema.
+func shipments() Tool {
+	return Tool{
+		Name: "shipping_list", Description: "List shipments with their payment state and weight.",
+		InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
+		OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"paid":{"type":"boolean"},"tons":{"type":"number"}},"required":["id","paid","tons"],"additionalProperties":false}}`),
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			return ToolResult{Details: []map[string]any{{"id": "a", "paid": false, "tons": 12}, {"id": "b", "paid": true, "tons": 30}, {"id": "c", "paid": false, "tons": 3}}}, nil
+		},
+	}
+}
+
+// gate is a tool that blocks until released, to make a run suspend.
+type gate struct {
+	once    sync.Once
+	release chan struct{}
+	calls   chan json.RawMessage
+}
+
+func newGate() *gate { return &gate{release: make(chan struct{}), calls: make(chan json.RawMessage, 16)} }
+
+func (g *gate) open() { g.once.Do(func() { close(g.release) }) }
+
+func (g *gate) tool() Tool {
+	return Tool{Name: "slow_echo", Plugin: "demo", Description: "Echo after a while.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number"}}}`),
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			g.calls <- c.Input
+			select {
+			case <-g.release:
+			case <-ctx.Done():
+				return ToolResult{}, ctx.Err()
+			}
+			var in map[string]any
+			json.Unmarshal(c.Input, &in)
+			return ToolResult{Details: in}, nil
+		}}
+}
+
+func newRuntime(t testing.TB, config string, tools ...Tool) *Runtime {
+	t.Helper()
+	rt, err := New(context.Background(), &Options{Tools: tools, Config: json.RawMessage(config)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	return rt
+}
+
+func prepare(t testing.TB, rt *Runtime, opts RunOptions) *Run {
+	t.Helper()
+	if opts.Scope == (Scope{}) {
+		opts.Scope = scope
+	}
+	run, err := rt.Prepare(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func code(src string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"code": src})
+	return b
+}
+
+func exec(t testing.TB, run *Run, src string) Result {
+	t.Helper()
+	return run.Exec(context.Background(), "call_1", code(src))
+}
+
+func names(defs []ToolDefinition) string {
+	var n []string
+	for _, d := range defs {
+		n = append(n, d.Name)
+	}
+	return strings.Join(n, ",")
+}
+
+func TestDisabledConfigLeavesToolExposureUnchanged(t *testing.T) {
+	for _, cfg := range []string{`false`, `{"timeoutMs": 500}`, `null`} {
+		rt := newRuntime(t, cfg, shipments())
+		run := prepare(t, rt, RunOptions{})
+		if run.Active() || names(run.Tools()) != "shipping_list" {
+			t.Fatalf("%s: active=%v tools=%s", cfg, run.Active(), names(run.Tools()))
+		}
+		if r := exec(t, run, "return 1"); r.Status != StatusFailed || r.Error != msgDisabled {
+			t.Fatalf("%s: %+v", cfg, r)
+		}
+	}
+}
+
+func TestEnabledConfigExposesExecWaitAndDirectOnlyTools(t *testing.T) {
+	image := Tool{Name: "image", DirectOnly: true, Description: "Load an image."}
+	search := Tool{Name: "tool_search", Execute: shipments().Execute}
+	rt := newRuntime(t, `true`, shipments(), image, search)
+	run := prepare(t, rt, RunOptions{})
+	if got := names(run.Tools()); got != "exec,wait,image" {
+		t.Fatalf("surface %s", got)
+	}
+	r := exec(t, run, "return ALL_TOOLS.map(t => t.id)")
+	if string(r.Value) != `["openclaw:core:shipping_list"]` {
+		t.Fatalf("ALL_TOOLS %s %s", r.Value, r.Error)
+	}
+	if !strings.Contains(run.Tools()[0].Description, `- "openclaw:core:shipping_list" {} -> Array<{ id: string; paid: boolean; tons: number }>`) {
+		t.Fatalf("quick index missing from exec description:\n%s", run.Tools()[0].Description)
+	}
+}
+
+func TestNoToolRunsDoNotActivate(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	for name, opts := range map[string]RunOptions{
+		"disableTools": {DisableTools: true},
+		"empty allow":  {Allow: []string{}},
+	} {
+		if run := prepare(t, rt, opts); run.Active() {
+			t.Fatalf("%s activated code mode", name)
+		}
+	}
+	if run := prepare(t, newRuntime(t, `true`), RunOptions{}); run.Active() {
+		t.Fatal("a run without tools activated code mode")
+	}
+}
+
+func TestDeniedToolsAreAbsentAndCannotBeCalled(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments(), Tool{Name: "secret", Execute: shipments().Execute})
+	run := prepare(t, rt, RunOptions{Deny: []string{"secret"}})
+	r := exec(t, run, `
+		const ids = ALL_TOOLS.map(t => t.id);
+		try { await tools.callValue("openclaw:core:secret", {}); return "called"; } catch (e) { return [ids, e.message]; }`)
+	if !strings.HasPrefix(string(r.Value), `[["openclaw:core:shipping_list"],"Unknown tool id: openclaw:core:secret`) {
+		t.Fatalf("%s %s", r.Value, r.Error)
+	}
+}
+
+func TestCatalogHelpersWork(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	run := prepare(t, rt, RunOptions{ClientTools: []Tool{{Name: "select_file", Plugin: "app",
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			return ToolResult{Content: []json.RawMessage{json.RawMessage(`{"type":"text","text":"ok"}`)}, Details: map[string]any{"path": "/tmp/x"}}, nil
+		}}}})
+	r := exec(t, run, `
+		const [s] = await tools.search("list shipments");
+		const d = await tools.describe(s.id);
+		const rows = await tools.callValue(s.id, {});
+		const raw = await tools.call("client:app:select_file");
+		const conv = await tools.shipping_list();
+		text("found " + rows.length);
+		json({ unpaidHeavy: rows.filter(x => !x.paid && x.tons > 10).map(x => x.id) });
+		return { id: s.id, output: d.outputSchema.type, raw: raw.result.details.path, tool: raw.tool.id, conv: conv.length };`)
+	if r.Status != StatusCompleted {
+		t.Fatalf("%+v", r)
+	}
+	if want := `{"id":"openclaw:core:shipping_list","output":"array","raw":"/tmp/x","tool":"client:app:select_file","conv":3}`; string(r.Value) != want {
+		t.Fatalf("value %s", r.Value)
+	}
+	out, _ := json.Marshal(r.Output)
+	if string(out) != `[{"type":"text","text":"found 3"},{"type":"json","value":{"unpaidHeavy":["a"]}}]` {
+		t.Fatalf("output %s", out)
+	}
+	if tel := r.Telemetry; tel.SearchCount != 1 || tel.DescribeCount != 1 || tel.CallCount != 3 || tel.CatalogSize != 2 || tel.Sources.Client != 1 {
+		t.Fatalf("telemetry %+v", tel)
+	}
+}
+
+func TestControlToolsAreUnreachableFromGuest(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `
+		const out = [typeof __cm_bridge, typeof __cm_setup, typeof __cm_host_request, typeof tools.exec, typeof tools.wait];
+		for (const id of ["exec", "wait", "openclaw:core:exec", "tool_search"]) {
+			try { await tools.call(id, {}); out.push("called " + id); } catch (e) { out.push("refused"); }
+		}
+		return out;`)
+	if string(r.Value) != `["undefined","undefined","undefined","undefined","undefined","refused","refused","refused","refused"]` {
+		t.Fatalf("%s %s", r.Value, r.Error)
+	}
+}
+
+func TestShellExecIsCataloguedAndCallableByID(t *testing.T) {
+	shell := Tool{Name: "exec", Description: "Run a shell command.", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{Details: "ran"}, nil
+	}}
+	rt := newRuntime(t, `true`, shell, shipments())
+	run := prepare(t, rt, RunOptions{})
+	if got := names(run.Tools()); got != "exec,wait" {
+		t.Fatalf("surface %s", got)
+	}
+	r := exec(t, run, `return [await tools.callValue("openclaw:core:exec", {command: "ls"}), typeof tools.exec]`)
+	if string(r.Value) != `["ran","function"]` {
+		t.Fatalf("%s %s", r.Value, r.Error)
+	}
+}
+
+func TestInputChecks(t *testing.T) {
+	rt := newRuntime(t, `{"enabled": true, "languages": ["javascript"]}`, shipments())
+	run := prepare(t, rt, RunOptions{})
+	cases := map[string]string{
+		`{"code": "return 1", "command": "return 2"}`:     "code and command must match when both are provided.",
+		`{"code": ""}`:                                    "code or command must be a non-empty string.",
+		`{"code": "return 1", "language": "python"}`:      "language must be javascript or typescript.",
+		`{"code": "return 1", "language": "typescript"}`:  "code mode typescript input is disabled.",
+		`{"code": "ls -la"}`:                              "code-mode exec runs JavaScript or TypeScript, not shell commands.",
+		`{"code": "const fs = require('fs'); return 1"}`:  "code mode module access is disabled.",
+		`{"command": "return await import('node:fs')"}`:   "code mode module access is disabled.",
+	}
+	for args, want := range cases {
+		r := run.Exec(context.Background(), "c", json.RawMessage(args))
+		if r.Status != StatusFailed || r.Code != abi.CodeInvalidInput || !strings.HasPrefix(r.Error, want) {
+			t.Errorf("%s: %+v", args, r)
+		}
+	}
+	if r := run.Exec(context.Background(), "c", json.RawMessage(`{"command": "return 7"}`)); string(r.Value) != "7" {
+		t.Fatalf("command alias: %+v", r)
+	}
+}
+
+func TestTypeScriptIsTransformed(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	r := run.Exec(context.Background(), "c", json.RawMessage(`{"language":"typescript","code":"const n: number = 41;\ninterface X { a: string }\nreturn n + 1;"}`))
+	if string(r.Value) != "42" {
+		t.Fatalf("%+v", r)
+	}
+	r = run.Exec(context.Background(), "c", json.RawMessage(`{"language":"typescript","code":"const n: number = ;"}`))
+	if r.Code != abi.CodeInvalidInput || !strings.HasPrefix(r.Error, "typescript transform failed") {
+		t.Fatalf("%+v", r)
+	}
+}

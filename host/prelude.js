@@ -1,0 +1,82 @@
+// The Code Mode guest API, evaluated once into the engine's template after
+// abi/bridge.js. Per-exec data (catalog, convenience names, API files) arrives
+// through __cm_setup, which the host calls first on each cell's first line and
+// which removes itself. The bridge global is captured and removed here, so
+// guest code reaches the host only through these functions.
+(() => {
+  "use strict";
+  const g = globalThis;
+  const { request, emit } = g.__cm_bridge;
+  delete g.__cm_bridge;
+  const stringify = JSON.stringify;
+  const freeze = Object.freeze;
+  const E = Error;
+  const str = String;
+  const isArray = Array.isArray;
+
+  const jsonText = (v) => {
+    if (v === undefined) return "null";
+    try {
+      if (v instanceof E) return stringify({ name: str(v.name), message: str(v.message) });
+      const s = stringify(v);
+      if (s !== undefined) return s;
+    } catch (_) {}
+    try { return stringify(str(v)); } catch (_) {}
+    return '"[unserializable value]"';
+  };
+  const bridge = (op, args) => {
+    let payload;
+    try { payload = stringify(args); } catch (e) {
+      return Promise.reject(new E("tool input must be JSON-serializable: " + str(e && e.message)));
+    }
+    return request(op, payload);
+  };
+
+  const tools = Object.create(null);
+  tools.search = (query, options) => bridge("search", { query, options });
+  tools.describe = (id) => bridge("describe", { id });
+  tools.call = (id, input) => bridge("call", { id, input: input === undefined ? {} : input });
+  tools.callValue = (id, input) => bridge("callValue", { id, input: input === undefined ? {} : input });
+
+  const define = (name, value) =>
+    Object.defineProperty(g, name, { value, writable: false, enumerable: false, configurable: false });
+
+  define("text", (v) => { emit("text", typeof v === "string" ? v : jsonText(v)); });
+  define("json", (v) => { emit("json", jsonText(v)); });
+  define("yield_control", (reason) => bridge("yield", { reason: reason === undefined ? "" : str(reason) }));
+
+  let files = [];
+  const normalize = (path) => {
+    const p = str(path).trim().replace(/^\/+/, "");
+    if (p === "" || p.split("/").some((s) => s === "" || s === "." || s === "..")) {
+      throw new E("invalid API file path");
+    }
+    return p;
+  };
+  define("API", freeze({
+    list: async (prefix) => {
+      let p = prefix === undefined ? "" : str(prefix).trim().replace(/^\/+/, "").replace(/\/+$/, "");
+      if (p !== "") p = normalize(p);
+      return files.filter((f) => p === "" || f.path === p || f.path.startsWith(p + "/"))
+        .map((f) => ({ path: f.path, bytes: f.bytes }));
+    },
+    read: async (path) => {
+      const p = normalize(path);
+      for (const f of files) if (f.path === p) return f.content;
+      throw new E("Unknown API file: " + p);
+    },
+  }));
+
+  g.__cm_setup = (data) => {
+    delete g.__cm_setup;
+    define("ALL_TOOLS", freeze(data.tools.map((t) => freeze(t))));
+    for (const [name, id] of data.names) {
+      tools[name] = (input) => tools.callValue(id, input);
+    }
+    define("tools", freeze(tools));
+    files = freeze(data.files.map((f) => freeze(f)));
+    define("MCP", freeze(Object.create(null)));
+    define("namespaces", freeze(Object.create(null)));
+    if (!isArray(data.tools)) throw new E("bad setup");
+  };
+})();

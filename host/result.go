@@ -1,0 +1,131 @@
+package host
+
+import (
+	"encoding/json"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/catalog"
+)
+
+// Result statuses.
+const (
+	StatusCompleted = "completed"
+	StatusWaiting   = "waiting"
+	StatusFailed    = "failed"
+)
+
+// Result is the CodeModeResult union returned by exec and wait. Which fields
+// are set depends on Status.
+type Result struct {
+	Status string `json:"status"`
+	// Value is the JSON of the cell's return value (completed).
+	Value json.RawMessage `json:"value,omitempty"`
+	// RunID and PendingToolCalls describe a waiting result; Reason is
+	// "pending_tools" or "yield" there, and the finer failure cause
+	// (memory_limit_exceeded, module_access_denied, ...) on a failed one.
+	RunID            string            `json:"runId,omitempty"`
+	Reason           string            `json:"reason,omitempty"`
+	PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
+	Error            string            `json:"error,omitempty"`
+	Code             abi.ErrorCode     `json:"code,omitempty"`
+	// Output holds only what the cell produced since the run's previous result.
+	Output    []Output  `json:"output,omitempty"`
+	Telemetry Telemetry `json:"telemetry"`
+}
+
+// PendingToolCall is an unsettled nested request of a waiting run.
+type PendingToolCall struct {
+	ID     string `json:"id"`
+	Method string `json:"method"`
+}
+
+// Output is one item appended by text() or json().
+type Output struct {
+	Type  string          // "text" or "json"
+	Text  string          // for text
+	Value json.RawMessage // for json
+}
+
+// MarshalJSON writes {type:"text", text} or {type:"json", value}.
+func (o Output) MarshalJSON() ([]byte, error) {
+	if o.Type == "json" {
+		return json.Marshal(struct {
+			Type  string          `json:"type"`
+			Value json.RawMessage `json:"value"`
+		}{o.Type, o.Value})
+	}
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{o.Type, o.Text})
+}
+
+// Telemetry is attached to every result. It carries counts and tool names
+// only: never inputs, values or secrets.
+type Telemetry struct {
+	CatalogSize   int                  `json:"catalogSize"`
+	Sources       catalog.SourceCounts `json:"sources"`
+	SearchCount   int64                `json:"searchCount"`
+	DescribeCount int64                `json:"describeCount"`
+	CallCount     int64                `json:"callCount"`
+	VisibleTools  []string             `json:"visibleTools"`
+}
+
+func (run *Run) telemetry() Telemetry {
+	t := Telemetry{
+		SearchCount:   run.searches.Load(),
+		DescribeCount: run.describes.Load(),
+		CallCount:     run.calls.Load(),
+		VisibleTools:  []string{},
+	}
+	if run.catalog != nil {
+		t.CatalogSize = run.catalog.Len()
+		t.Sources = run.catalog.Sources()
+	}
+	for _, d := range run.visible {
+		t.VisibleTools = append(t.VisibleTools, d.Name)
+	}
+	return t
+}
+
+func (run *Run) failed(code abi.ErrorCode, reason, msg string) Result {
+	return Result{Status: StatusFailed, Code: code, Reason: reason, Error: msg, Telemetry: run.telemetry()}
+}
+
+// Messages of the run lifecycle, as the reference words them.
+const (
+	msgDisabled        = "code mode is disabled."
+	msgTimeout         = "code mode timeout exceeded"
+	msgAborted         = "code mode execution aborted"
+	msgMemory          = "code mode memory limit exceeded"
+	msgOutputLimit     = "code mode output limit exceeded"
+	msgSnapshotLimit   = "code mode snapshot limit exceeded"
+	msgTooManyPending  = "too many pending code mode tool calls"
+	msgNoHostWork      = "code mode promise is pending without host work"
+	msgTooManyRuns     = "too many suspended code mode runs."
+	msgUnavailable     = "code mode run is unavailable or expired."
+	msgOtherSession    = "code mode run belongs to a different session."
+	msgOtherRun        = "code mode run belongs to a different agent run."
+	msgAlreadyResuming = "code mode run is already being resumed."
+)
+
+// failure maps an engine failure onto a result.
+func (run *Run) failure(f *abi.Failure) Result {
+	switch f.Kind {
+	case abi.FailureTimeout:
+		return run.failed(abi.CodeTimeout, "", msgTimeout)
+	case abi.FailureAborted:
+		return run.failed(abi.CodeAborted, "", msgAborted)
+	case abi.FailureMemoryLimit:
+		return run.failed(abi.CodeInternalError, "memory_limit_exceeded", msgMemory)
+	case abi.FailureTrap, abi.FailureUnavailable:
+		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+f.Message)
+	case abi.FailureSnapshot:
+		return run.failed(abi.CodeInternalError, "snapshot_restore_failed", "code mode snapshot restore failed: "+f.Message)
+	}
+	msg := f.Error()
+	if f.Stack != "" {
+		msg += "\n" + f.Stack
+	}
+	return run.failed(abi.CodeInternalError, "", msg)
+}

@@ -1,0 +1,196 @@
+package host
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync/atomic"
+
+	"github.com/seed11a79d2d/codemode/catalog"
+)
+
+// ToolDefinition is a model-visible tool as MCP and the major providers
+// expect it.
+type ToolDefinition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// Run is one prepared model run: its catalog and its model-visible tools.
+type Run struct {
+	rt      *Runtime
+	opts    RunOptions
+	active  bool
+	catalog *catalog.Catalog
+	byID    map[string]*Tool // catalog id -> executable tool
+	visible []ToolDefinition
+	setup   string // the JSON handed to __cm_setup
+
+	searches, describes, calls atomic.Int64
+}
+
+// helpers the guest's tools object already has; convenience names never
+// shadow them.
+var guestHelpers = []string{"search", "describe", "call", "callValue"}
+
+// Prepare builds the run's effective tool list, and when code mode is active,
+// its hidden catalog and model surface.
+func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
+	run := &Run{rt: r, opts: opts, byID: map[string]*Tool{}}
+	all := effective(r.tools, opts)
+	run.active = r.cfg.Enabled && !opts.DisableTools && len(all) > 0
+	if !run.active {
+		for _, t := range all {
+			run.visible = append(run.visible, definition(t))
+		}
+		return run, nil
+	}
+	var tools []catalog.Tool
+	var direct []ToolDefinition
+	for _, t := range all {
+		if t.tool.DirectOnly {
+			direct = append(direct, definition(t))
+			continue
+		}
+		if isToolSearchControl(t.tool.Name) {
+			continue
+		}
+		tools = append(tools, catalog.Tool{
+			Name: t.tool.Name, Label: t.tool.Label, Description: t.tool.Description,
+			Origin: t.origin, Owner: t.tool.Plugin, InputSchema: t.tool.InputSchema,
+			OutputSchema: t.tool.OutputSchema, ReplaySafe: t.tool.ReplaySafe,
+		})
+	}
+	cat, err := catalog.Build(tools, &catalog.BuildOptions{
+		SearchDefaultLimit: r.cfg.SearchDefaultLimit, MaxSearchLimit: r.cfg.MaxSearchLimit})
+	if err != nil {
+		return nil, fmt.Errorf("build code mode catalog: %w", err)
+	}
+	run.catalog = cat
+	for _, e := range cat.Entries() {
+		for _, t := range all {
+			if t.tool.Name == e.Name && t.origin == e.Origin && ownerOf(t) == e.SourceName {
+				run.byID[e.ID] = t.tool
+				break
+			}
+		}
+	}
+	run.visible = append([]ToolDefinition{run.execDefinition(), waitDefinition()}, direct...)
+	if err := checkSurface(run.visible, direct); err != nil {
+		return nil, err
+	}
+	run.setup = run.setupJSON()
+	return run, nil
+}
+
+type sourced struct {
+	tool   *Tool
+	origin catalog.Origin
+}
+
+func ownerOf(t sourced) string {
+	switch {
+	case t.origin == catalog.OriginClient && t.tool.Plugin == "":
+		return "client"
+	case t.origin == catalog.OriginCore:
+		return "core"
+	}
+	return t.tool.Plugin
+}
+
+// effective applies allow/deny policy to the registered and client tools.
+func effective(registered []Tool, opts RunOptions) []sourced {
+	var out []sourced
+	add := func(t *Tool, o catalog.Origin) {
+		if opts.Allow != nil && !slices.Contains(opts.Allow, t.Name) || slices.Contains(opts.Deny, t.Name) {
+			return
+		}
+		out = append(out, sourced{t, o})
+	}
+	for i := range registered {
+		o := catalog.OriginCore
+		if registered[i].Plugin != "" {
+			o = catalog.OriginBundledPlugin
+		}
+		add(&registered[i], o)
+	}
+	for i := range opts.ClientTools {
+		add(&opts.ClientTools[i], catalog.OriginClient)
+	}
+	return out
+}
+
+func isToolSearchControl(name string) bool {
+	switch name {
+	case "tool_search_code", "tool_search", "tool_describe", "tool_call":
+		return true
+	}
+	return false
+}
+
+// checkSurface is the final fail-closed check: exactly one exec, one wait,
+// and only the approved direct-only tools.
+func checkSurface(visible, direct []ToolDefinition) error {
+	var execs, waits int
+	for _, d := range visible {
+		switch {
+		case d.Name == "exec" && strings.HasPrefix(d.Description, execIntro):
+			execs++
+		case d.Name == "wait" && d.Description == waitDescription:
+			waits++
+		case !slices.ContainsFunc(direct, func(x ToolDefinition) bool { return x.Name == d.Name }):
+			return fmt.Errorf("%w: %q is neither a control nor a direct-only tool", ErrFailClosed, d.Name)
+		}
+	}
+	if execs != 1 || waits != 1 {
+		return fmt.Errorf("%w: want one exec and one wait, have %d and %d", ErrFailClosed, execs, waits)
+	}
+	return nil
+}
+
+func definition(t sourced) ToolDefinition {
+	schema := t.tool.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	return ToolDefinition{Name: t.tool.Name, Description: t.tool.Description, InputSchema: schema}
+}
+
+// Active reports whether code mode shapes this run's surface.
+func (run *Run) Active() bool { return run.active }
+
+// Tools returns the model-visible tool definitions: exec, wait and the
+// direct-only tools when code mode is active, otherwise the effective tools
+// unchanged.
+func (run *Run) Tools() []ToolDefinition { return slices.Clone(run.visible) }
+
+// Catalog returns the run's hidden catalog, or nil when code mode is off.
+func (run *Run) Catalog() *catalog.Catalog { return run.catalog }
+
+// setupJSON is the per-exec guest data: ALL_TOOLS, convenience names and the
+// API file table.
+func (run *Run) setupJSON() string {
+	type file struct {
+		Path    string `json:"path"`
+		Bytes   int    `json:"bytes"`
+		Content string `json:"content"`
+	}
+	data := struct {
+		Tools []catalog.Compact `json:"tools"`
+		Names [][2]string       `json:"names"`
+		Files []file            `json:"files"`
+	}{Tools: run.catalog.Guest(), Names: [][2]string{}, Files: []file{}}
+	if data.Tools == nil {
+		data.Tools = []catalog.Compact{}
+	}
+	for _, b := range run.catalog.ConvenienceNames(guestHelpers) {
+		data.Names = append(data.Names, [2]string{b.Name, b.ID})
+	}
+	for _, f := range run.catalog.APIFiles().Files() {
+		data.Files = append(data.Files, file{Path: f.Path, Bytes: f.Bytes, Content: f.Content})
+	}
+	b, _ := json.Marshal(data)
+	return string(b)
+}

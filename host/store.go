@@ -1,0 +1,100 @@
+package host
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// maxParkedRuns bounds suspended runs per process.
+const maxParkedRuns = 64
+
+// store is the process-local map of parked runs.
+type store struct {
+	mu   sync.Mutex
+	runs map[string]*state
+}
+
+func newStore() *store { return &store{runs: map[string]*state{}} }
+
+// park stores a run (or refreshes a run that is parked again) with a TTL.
+func (s *store) park(st *state, ttl time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.runs[st.id]; !ok && len(s.runs) >= maxParkedRuns {
+		return errors.New(msgTooManyRuns)
+	}
+	s.runs[st.id] = st
+	st.resuming = false
+	if st.expiry != nil {
+		st.expiry.Stop()
+	}
+	id := st.id
+	st.expiry = time.AfterFunc(ttl, func() { s.expire(id, st) })
+	return nil
+}
+
+// expire drops a run whose TTL passed and cancels its outstanding calls; a
+// run being resumed is left to its wait.
+func (s *store) expire(id string, st *state) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cur, ok := s.runs[id]; ok && cur == st && !st.resuming {
+		delete(s.runs, id)
+		st.cancel()
+	}
+}
+
+// take checks the caller's scope and marks the run as being resumed. A
+// missing identity on either side counts as a mismatch.
+func (s *store) take(id string, caller Scope) (*state, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.runs[id]
+	if !ok {
+		return nil, errors.New(msgUnavailable)
+	}
+	owner := st.run.opts.Scope
+	switch {
+	case owner.AgentID != caller.AgentID || owner.SessionKey != caller.SessionKey ||
+		owner.SessionID != caller.SessionID || caller.SessionID == "" && caller.SessionKey == "":
+		return nil, errors.New(msgOtherSession)
+	case owner.RunID != caller.RunID || caller.RunID == "":
+		return nil, errors.New(msgOtherRun)
+	case st.resuming:
+		return nil, errors.New(msgAlreadyResuming)
+	}
+	st.resuming = true
+	return st, nil
+}
+
+// release lets a run that a wait took be resumed again by a later wait.
+func (s *store) release(st *state) {
+	s.mu.Lock()
+	st.resuming = false
+	s.mu.Unlock()
+}
+
+func (s *store) remove(st *state) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.runs[st.id] == st {
+		delete(s.runs, st.id)
+	}
+	if st.expiry != nil {
+		st.expiry.Stop()
+	}
+}
+
+// closeAll drops every parked run on shutdown.
+func (s *store) closeAll() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, st := range s.runs {
+		delete(s.runs, id)
+		st.cancel()
+		if st.expiry != nil {
+			st.expiry.Stop()
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+// Wait resumes a waiting run: it waits (within the timeout) for the run's
+// pending calls, restores its snapshot, delivers the results in completion
+// order and continues the cell. The result holds only new output.
+func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
+	var in struct {
+		RunID *string `json:"runId"`
+	}
+	if json.Unmarshal(args, &in) != nil || in.RunID == nil || *in.RunID == "" {
+		return run.failed(abi.CodeInvalidInput, "", "runId must be a non-empty string.")
+	}
+	st, err := run.rt.store.take(*in.RunID, run.opts.Scope)
+	if err != nil {
+		return run.failed(abi.CodeInvalidInput, "", err.Error())
+	}
+	owner := st.run
+	st.abort, st.deadline = ctx, time.Now().Add(owner.rt.cfg.Timeout)
+	if !st.collect(ctx) {
+		if ctx.Err() != nil {
+			return st.finish(owner.failed(abi.CodeAborted, "", msgAborted))
+		}
+		owner.rt.store.release(st)
+		return st.withOutput(st.waiting())
+	}
+	cell, err := owner.rt.engine.Restore(ctx, st.image, owner.limits(), st)
+	if err != nil {
+		var f *abi.Failure
+		if ok := asFailure(err, &f); ok {
+			return st.finish(owner.failure(f))
+		}
+		return st.finish(owner.failed(abi.CodeInternalError, "snapshot_restore_failed", err.Error()))
+	}
+	defer cell.Close(ctx)
+	owner.rt.store.remove(st) // it is parked again if it suspends again
+	// Yields settle now; then the calls in the order they completed.
+	step := abi.Step{Status: abi.StepPending}
+	for t, pc := range st.pending {
+		if pc.yield && step.Status == abi.StepPending {
+			step = st.deliver(ctx, cell, settled{t, abi.Resolve("null")})
+		}
+	}
+	return st.drive(ctx, cell, step)
+}
+
+// collect waits until every pending call has completed, leaving enough of the
+// budget to resume: min(250ms, timeout/2).
+func (st *state) collect(ctx context.Context) bool {
+	cfg := st.run.rt.cfg
+	budget := min(250*time.Millisecond, max(time.Millisecond, cfg.Timeout/2))
+	for len(st.ready) < st.inFlight() {
+		left := time.Until(st.deadline) - budget
+		if left <= 0 {
+			return false
+		}
+		wait := time.NewTimer(left)
+		select {
+		case s := <-st.done:
+			st.ready = append(st.ready, s)
+		case <-wait.C:
+		case <-ctx.Done():
+			wait.Stop()
+			return false
+		}
+		wait.Stop()
+	}
+	return time.Until(st.deadline) >= budget
+}
+
+func asFailure(err error, f **abi.Failure) bool {
+	x, ok := err.(*abi.Failure)
+	*f = x
+	return ok
+}
