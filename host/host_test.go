@@ -31,7 +31,9 @@ type gate struct {
 	calls   chan json.RawMessage
 }
 
-func newGate() *gate { return &gate{release: make(chan struct{}), calls: make(chan json.RawMessage, 16)} }
+func newGate() *gate {
+	return &gate{release: make(chan struct{}), calls: make(chan json.RawMessage, 16)}
+}
 
 func (g *gate) open() { g.once.Do(func() { close(g.release) }) }
 
@@ -210,13 +212,13 @@ func TestInputChecks(t *testing.T) {
 	rt := newRuntime(t, `{"enabled": true, "languages": ["javascript"]}`, shipments())
 	run := prepare(t, rt, RunOptions{})
 	cases := map[string]string{
-		`{"code": "return 1", "command": "return 2"}`:     "code and command must match when both are provided.",
-		`{"code": ""}`:                                    "code or command must be a non-empty string.",
-		`{"code": "return 1", "language": "python"}`:      "language must be javascript or typescript.",
-		`{"code": "return 1", "language": "typescript"}`:  "code mode typescript input is disabled.",
-		`{"code": "ls -la"}`:                              "code-mode exec runs JavaScript or TypeScript, not shell commands.",
-		`{"code": "const fs = require('fs'); return 1"}`:  "code mode module access is disabled.",
-		`{"command": "return await import('node:fs')"}`:   "code mode module access is disabled.",
+		`{"code": "return 1", "command": "return 2"}`: "code and command must match when both are provided.",
+		`{"code": ""}`: "code or command must be a non-empty string.",
+		`{"code": "return 1", "language": "python"}`:     "language must be javascript or typescript.",
+		`{"code": "return 1", "language": "typescript"}`: "code mode typescript input is disabled.",
+		`{"code": "ls -la"}`:                             "code-mode exec runs JavaScript or TypeScript, not shell commands.",
+		`{"code": "const fs = require('fs'); return 1"}`: "code mode module access is disabled.",
+		`{"command": "return await import('node:fs')"}`:  "code mode module access is disabled.",
 	}
 	for args, want := range cases {
 		r := run.Exec(context.Background(), "c", json.RawMessage(args))
