@@ -1,0 +1,115 @@
+package source
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// A cell is the body of an async function (the runtime evaluates
+// `(async () => { <code> })()`), so it is parsed and transformed inside the
+// same wrapper: top-level return and await are legal, and the wrapper line is
+// subtracted from diagnostics. esbuild refuses a top-level return next to a
+// top-level await, which is why the TypeScript output is not produced bare.
+const (
+	wrapOpen  = "(async () => {\n"
+	wrapClose = "\n})"
+)
+
+// parseCalls counts esbuild parses made by the shell detector, so a test can
+// prove that ordinary cells never pay for one.
+var parseCalls atomic.Int64
+
+// parses reports whether code is a valid async-function body. It is a real
+// parse (esbuild's), including early errors such as redeclarations, which the
+// hoisting test of the shell detector relies on.
+func parses(code string, typescript bool) bool {
+	parseCalls.Add(1)
+	opts := api.TransformOptions{Loader: api.LoaderJS, LogLevel: api.LogLevelSilent}
+	if typescript {
+		opts = typeScriptOptions()
+	}
+	return len(api.Transform(wrapOpen+code+wrapClose, opts).Errors) == 0
+}
+
+// The TypeScript path is set up on first use only: the contract says
+// JavaScript cells and disabled code mode never load the compiler. In Go the
+// code is linked either way; what stays untouched is this path, and tsLoads
+// lets a test prove it (it is 0 in a process that only saw JavaScript).
+var (
+	tsOnce    sync.Once
+	tsOptions api.TransformOptions
+	tsLoads   atomic.Int64
+)
+
+func typeScriptOptions() api.TransformOptions {
+	tsOnce.Do(func() {
+		tsLoads.Add(1)
+		tsOptions = api.TransformOptions{
+			Loader:   api.LoaderTS,
+			Target:   api.ES2022,
+			Format:   api.FormatDefault, // no module wrapper, no bundling
+			LogLevel: api.LogLevelSilent,
+			// No minification and no renaming, so the output stays readable
+			// and statements stay in source order.
+		}
+	})
+	return tsOptions
+}
+
+// maxDiagnostics bounds the diagnostics quoted in one error message.
+const maxDiagnostics = 5
+
+// transformTypeScript strips types. It does no type checking and no module
+// resolution. esbuild reprints the code, so line numbers of the output
+// follow the source statement by statement but are not guaranteed equal.
+func transformTypeScript(code string) (string, error) {
+	res := api.Transform(wrapOpen+code+wrapClose, typeScriptOptions())
+	if len(res.Errors) > 0 {
+		return "", reject(ReasonTypeScriptTransformFailed,
+			"typescript transform failed: "+formatDiagnostics(res.Errors, strings.Split(code, "\n")))
+	}
+	out := string(res.Code)
+	// esbuild puts helpers (for example for decorators) above the wrapper;
+	// they are plain declarations, so they can live inside the body.
+	open := strings.Index(out, wrapOpen)
+	if open != 0 && (open < 0 || out[open-1] != '\n') {
+		return "", reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
+	}
+	rest := out[open+len(wrapOpen):]
+	end := strings.LastIndex(rest, "});")
+	if end < 0 {
+		return "", reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
+	}
+	return out[:open] + rest[:end], nil
+}
+
+// formatDiagnostics renders esbuild errors as "msg (line L, column C)" with
+// lines counted in the user's code and 1-based byte columns. An error esbuild
+// finds in the wrapper (an unclosed brace) is reported at the end of the code.
+func formatDiagnostics(msgs []api.Message, lines []string) string {
+	var parts []string
+	for i, m := range msgs {
+		if i == maxDiagnostics {
+			parts = append(parts, fmt.Sprintf("and %d more", len(msgs)-i))
+			break
+		}
+		text := m.Text
+		if len(text) > 200 {
+			text = strings.ToValidUTF8(text[:200], "") + "..."
+		}
+		if loc := m.Location; loc != nil {
+			line, col := loc.Line-1, loc.Column+1
+			if line > len(lines) { // in the wrapper's closing line
+				text = "Unexpected end of code"
+				line, col = len(lines), len(lines[len(lines)-1])+1
+			}
+			text += fmt.Sprintf(" (line %d, column %d)", max(line, 1), col)
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,151 @@
+// Package source checks the code of a code-mode exec before it reaches the
+// engine: the code/command alias, the language, shell-shaped input, module
+// access and the TypeScript transform, in the reference's order.
+//
+// Every function is pure and safe for concurrent use. Rejections are *Error
+// values carrying the public code invalid_input and a finer [Reason]; the host
+// turns them into failed results, never panics.
+package source
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+// Reason is the finer cause of an invalid_input rejection, reported next to
+// the public code so nothing of the older seed's vocabulary is lost.
+type Reason string
+
+// Reasons used by this package.
+const (
+	ReasonInvalidArguments          Reason = "invalid_arguments"
+	ReasonUnsupportedLanguage       Reason = "unsupported_language"
+	ReasonShellSource               Reason = "shell_source"
+	ReasonModuleAccessDenied        Reason = "module_access_denied"
+	ReasonTypeScriptTransformFailed Reason = "typescript_transform_failed"
+)
+
+// Languages accepted by exec.
+const (
+	JavaScript = "javascript"
+	TypeScript = "typescript"
+)
+
+// Messages shown to the model; the wording follows the reference exactly.
+const (
+	MsgAliasMismatch = "code and command must match when both are provided."
+	MsgEmptyCode     = "code or command must be a non-empty string."
+	MsgBadLanguage   = "language must be javascript or typescript."
+	MsgRestartSafe   = "restartSafe must be a boolean."
+	MsgShellSource   = "code-mode exec runs JavaScript or TypeScript, not shell commands. " +
+		"Call shell, file, or other tools from guest JavaScript with tools.callValue and an exact " +
+		"tool id from ALL_TOOLS or tools.search. Do not retry the same shell command as code."
+	MsgModuleAccess = "code mode module access is disabled."
+)
+
+// Error is a rejected exec input. errors.Is(err, abi.CodeInvalidInput) holds.
+type Error struct {
+	Reason  Reason
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Code is always abi.CodeInvalidInput: every input problem is the model's to fix.
+func (e *Error) Code() abi.ErrorCode { return abi.CodeInvalidInput }
+
+// Is makes errors.Is(err, abi.CodeInvalidInput) true.
+func (e *Error) Is(target error) bool { return target == abi.CodeInvalidInput }
+
+func reject(r Reason, msg string) error { return &Error{Reason: r, Message: msg} }
+
+// Input is the decoded argument object of exec.
+type Input struct {
+	Code        string // from code, or its alias command
+	Language    string // JavaScript unless the caller asked for TypeScript
+	RestartSafe bool
+}
+
+// ParseInput decodes exec's arguments: {code?, command?, language?,
+// restartSafe?}. command is an alias of code so hook policies can treat the
+// shell exec and the code-mode exec alike; when both are present they must be
+// equal. A null field counts as absent and unknown keys are ignored, as a
+// provider may add its own.
+func ParseInput(args []byte) (Input, error) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil || m == nil {
+		return Input{}, reject(ReasonInvalidArguments, MsgEmptyCode)
+	}
+	field := func(k string) (json.RawMessage, bool) {
+		v := bytes.TrimSpace(m[k])
+		return v, len(v) != 0 && string(v) != "null"
+	}
+	code, hasCode := field("code")
+	command, hasCommand := field("command")
+	var c, cmd string
+	codeOK := hasCode && json.Unmarshal(code, &c) == nil
+	cmdOK := hasCommand && json.Unmarshal(command, &cmd) == nil
+	if codeOK && cmdOK && c != cmd {
+		return Input{}, reject(ReasonInvalidArguments, MsgAliasMismatch)
+	}
+	if !codeOK {
+		c = cmd
+	}
+	if hasCode && !codeOK || hasCommand && !cmdOK || strings.TrimSpace(c) == "" {
+		return Input{}, reject(ReasonInvalidArguments, MsgEmptyCode)
+	}
+	in := Input{Code: c, Language: JavaScript}
+	if v, ok := field("language"); ok {
+		if json.Unmarshal(v, &in.Language) != nil || in.Language != JavaScript && in.Language != TypeScript {
+			return Input{}, reject(ReasonInvalidArguments, MsgBadLanguage)
+		}
+	}
+	if v, ok := field("restartSafe"); ok {
+		if json.Unmarshal(v, &in.RestartSafe) != nil {
+			return Input{}, reject(ReasonInvalidArguments, MsgRestartSafe)
+		}
+	}
+	return in, nil
+}
+
+// Check runs the checks that follow argument decoding, in the reference's
+// order: language enabled, shell-shaped source, module access, then for
+// TypeScript the transform and a second module check on its output. It
+// returns the JavaScript to evaluate (the code itself for JavaScript).
+//
+// language "" means JavaScript. languages is the configured set; empty means
+// both, matching the configuration's own rule. The TypeScript compiler path is
+// entered only for TypeScript cells.
+func Check(code, language string, languages []string) (string, error) {
+	if language == "" {
+		language = JavaScript
+	}
+	if language != JavaScript && language != TypeScript {
+		return "", reject(ReasonInvalidArguments, MsgBadLanguage)
+	}
+	if len(languages) > 0 && !slices.Contains(languages, language) {
+		return "", reject(ReasonUnsupportedLanguage, "code mode "+language+" input is disabled.")
+	}
+	ts := language == TypeScript
+	if ShellShaped(code, ts) {
+		return "", reject(ReasonShellSource, MsgShellSource)
+	}
+	if ModuleAccess(code) {
+		return "", reject(ReasonModuleAccessDenied, MsgModuleAccess)
+	}
+	if !ts {
+		return code, nil
+	}
+	js, err := transformTypeScript(code)
+	if err != nil {
+		return "", err
+	}
+	if ModuleAccess(js) {
+		return "", reject(ReasonModuleAccessDenied, MsgModuleAccess)
+	}
+	return js, nil
+}
