@@ -24,7 +24,7 @@ type APIFiles struct {
 func (c *Catalog) APIFiles() *APIFiles {
 	c.filesOnce.Do(func() {
 		f := &APIFiles{}
-		if len(c.servers) > 0 {
+		if len(c.mcp()) > 0 {
 			f.add("mcp/index.d.ts", c.renderIndex())
 			for k := range c.servers {
 				s := &c.servers[k]

@@ -12,8 +12,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Origin says where a tool comes from. It decides the catalog order, the
@@ -172,8 +174,10 @@ type Catalog struct {
 	defaultLimit int
 	maxLimit     int
 	index        searchIndex
-	servers      []MCPServer
-	serverByID   map[string]int // server identifier -> servers index
+
+	mcpOnce    sync.Once
+	servers    []MCPServer
+	serverByID map[string]int // server identifier -> servers index
 
 	quickOnce  sync.Once
 	quickIndex string
@@ -222,12 +226,11 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 		defaultLimit: o.SearchDefaultLimit,
 		maxLimit:     o.MaxSearchLimit,
 	}
-	hints := map[string]Hint{} // identical schemas are common; render each once
-	for _, i := range kept {
-		e, err := newEntry(&tools[i], hints)
-		if err != nil {
-			return nil, err
-		}
+	entries, err := newEntries(tools, kept)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
 		if _, dup := c.byID[e.ID]; dup {
 			return nil, fmt.Errorf("catalog: %w: %q", ErrDuplicateID, e.ID)
 		}
@@ -240,15 +243,46 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 		c.entries = append(c.entries, e)
 	}
 	c.index = newSearchIndex(c.entries, c.guest)
-	if err := c.buildMCP(); err != nil {
-		return nil, err
-	}
 	return c, nil
 }
 
 var emptySchema = json.RawMessage(`{}`)
 
-func newEntry(t *Tool, hints map[string]Hint) (Entry, error) {
+// newEntries makes the entries of tools[kept[...]], rendering hints on up to
+// GOMAXPROCS goroutines. The first error in kept order wins, so the result
+// does not depend on scheduling.
+func newEntries(tools []Tool, kept []int) ([]Entry, error) {
+	entries := make([]Entry, len(kept))
+	errs := make([]error, len(kept))
+	const chunk = 256
+	workers := min(runtime.GOMAXPROCS(0), (len(kept)+chunk-1)/chunk)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= len(kept) {
+					return
+				}
+				for k := start; k < min(start+chunk, len(kept)); k++ {
+					entries[k], errs[k] = newEntry(&tools[kept[k]])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return entries, nil
+}
+
+func newEntry(t *Tool) (Entry, error) {
 	if t.Name == "" {
 		return Entry{}, fmt.Errorf("catalog: %w: empty name", ErrInvalidTool)
 	}
@@ -284,13 +318,13 @@ func newEntry(t *Tool, hints map[string]Hint) (Entry, error) {
 		return e, nil
 	}
 	e.ReplaySafe = t.ReplaySafe
-	in, ok := cachedHint(hints, e.InputSchema, inputLimits)
+	in, ok := hintOfRaw(e.InputSchema, inputLimits)
 	if !ok {
 		return Entry{}, fmt.Errorf("catalog: tool %q: %w: input schema is not valid JSON", e.ID, ErrInvalidTool)
 	}
 	e.Input = in.Text
 	if len(e.OutputSchema) > 0 {
-		out, ok := cachedHint(hints, e.OutputSchema, outputLimits)
+		out, ok := hintOfRaw(e.OutputSchema, outputLimits)
 		if !ok {
 			return Entry{}, fmt.Errorf("catalog: tool %q: %w: output schema is not valid JSON", e.ID, ErrInvalidTool)
 		}
@@ -301,23 +335,14 @@ func newEntry(t *Tool, hints map[string]Hint) (Entry, error) {
 	return e, nil
 }
 
-func cachedHint(cache map[string]Hint, raw json.RawMessage, lim hintLimits) (Hint, bool) {
-	key := string(raw)
-	if lim.input {
-		key = "i" + key
-	} else {
-		key = "o" + key
-	}
-	if h, ok := cache[key]; ok {
-		return h, true
-	}
+// hintOfRaw renders the hint of a raw schema; ok is false when it is not
+// valid JSON.
+func hintOfRaw(raw json.RawMessage, lim hintLimits) (Hint, bool) {
 	v, ok := decodeJSON(raw)
 	if !ok {
 		return Hint{}, false
 	}
-	h := hintOf(v, lim)
-	cache[key] = h
-	return h, true
+	return hintOf(v, lim), true
 }
 
 // Len returns the number of catalogued entries, MCP included.

@@ -34,13 +34,14 @@ const (
 func (c *Catalog) renderIndex() string {
 	var b strings.Builder
 	b.WriteString("// MCP servers visible to this run. Each server's tools are declared in mcp/<server>.d.ts.\n")
-	for _, s := range c.servers {
+	servers := c.mcp()
+	for _, s := range servers {
 		b.WriteString("/// <reference path=\"./" + s.Identifier + ".d.ts\" />\n")
 	}
 	b.WriteString("declare const MCP: {\n")
 	b.WriteString(dtsIndent + "/** List the visible MCP servers; MCP.<server>.$api() describes one server. */\n")
 	b.WriteString(dtsIndent + "$api(): Promise<McpApiHeader>;\n")
-	for _, s := range c.servers {
+	for _, s := range servers {
 		b.WriteString(dtsIndent + "readonly " + s.Identifier + ": typeof MCP." + s.Identifier + ";\n")
 	}
 	b.WriteString("};\n")

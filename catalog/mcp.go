@@ -125,10 +125,16 @@ func uniqueIdentifier(base string, used map[string]bool, reserved map[string]boo
 	return id
 }
 
+// mcp returns the MCP servers, grouped and named on first use.
+func (c *Catalog) mcp() []MCPServer {
+	c.mcpOnce.Do(c.buildMCP)
+	return c.servers
+}
+
 // buildMCP groups the MCP entries by server and assigns identifiers.
 // Servers get identifiers in server-name order and tools in tool-name order,
 // so the same tool set always yields the same identifiers.
-func (c *Catalog) buildMCP() error {
+func (c *Catalog) buildMCP() {
 	byServer := map[string][]int{}
 	var names []string
 	for i := range c.entries {
@@ -166,33 +172,28 @@ func (c *Catalog) buildMCP() error {
 		c.serverByID[s.Identifier] = len(c.servers)
 		c.servers = append(c.servers, s)
 	}
-	return nil
 }
 
 // inputContract extracts the required keys and property defaults of a
 // top-level object schema. Anything malformed is ignored.
 func inputContract(schema json.RawMessage) ([]string, []MCPDefault) {
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []json.RawMessage          `json:"required"`
-	}
-	if json.Unmarshal(schema, &s) != nil {
-		return nil, nil
-	}
+	v, _ := decodeJSON(schema)
+	m, _ := v.(map[string]any)
 	var required []string
-	for _, r := range s.Required {
-		var name string
-		if json.Unmarshal(r, &name) == nil && !slices.Contains(required, name) {
+	list, _ := m["required"].([]any)
+	for _, r := range list {
+		if name, ok := r.(string); ok && !slices.Contains(required, name) {
 			required = append(required, name)
 		}
 	}
 	var defaults []MCPDefault
-	for key, p := range s.Properties {
-		var prop struct {
-			Default json.RawMessage `json:"default"`
-		}
-		if json.Unmarshal(p, &prop) == nil && prop.Default != nil {
-			defaults = append(defaults, MCPDefault{Key: key, Value: prop.Default})
+	props, _ := m["properties"].(map[string]any)
+	for key, p := range props {
+		pm, _ := p.(map[string]any)
+		if d, has := pm["default"]; has {
+			if raw, err := json.Marshal(d); err == nil {
+				defaults = append(defaults, MCPDefault{Key: key, Value: raw})
+			}
 		}
 	}
 	slices.SortFunc(defaults, func(a, b MCPDefault) int { return strings.Compare(a.Key, b.Key) })
@@ -202,11 +203,12 @@ func inputContract(schema json.RawMessage) ([]string, []MCPDefault) {
 // MCPServers returns the MCP servers with catalogued tools, in identifier
 // assignment order (by server name). The slices inside are shared with the
 // catalog and must not be modified.
-func (c *Catalog) MCPServers() []MCPServer { return slices.Clone(c.servers) }
+func (c *Catalog) MCPServers() []MCPServer { return slices.Clone(c.mcp()) }
 
 // MCPTool maps MCP.<server>.<tool> back to its tool, and so to its exact
 // catalog id. server and tool are JS identifiers.
 func (c *Catalog) MCPTool(server, tool string) (MCPTool, bool) {
+	c.mcp()
 	si, ok := c.serverByID[server]
 	if !ok {
 		return MCPTool{}, false
@@ -263,7 +265,7 @@ const (
 // one summary per server.
 func (c *Catalog) MCPRootAPI() MCPRootAPI {
 	r := MCPRootAPI{Kind: apiKind, Scope: "root", Header: c.renderIndex(), Servers: []MCPAPIServer{}, Note: rootAPINote}
-	for _, s := range c.servers {
+	for _, s := range c.mcp() {
 		r.Servers = append(r.Servers, MCPAPIServer{Identifier: s.Identifier, ServerName: s.Name, ToolCount: len(s.Tools)})
 	}
 	return r
@@ -276,6 +278,7 @@ func (c *Catalog) MCPRootAPI() MCPRootAPI {
 // the selection. A selector that matches nothing is an error matching
 // [ErrUnknownMCPTool]; so is an unknown server identifier.
 func (c *Catalog) MCPServerAPI(server, selector string, schema bool) (MCPServerAPI, error) {
+	c.mcp()
 	si, ok := c.serverByID[server]
 	if !ok {
 		return MCPServerAPI{}, &guestError{ErrUnknownMCPTool, "Unknown MCP server: " + echo(server)}

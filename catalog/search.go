@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Search scores, per query term.
@@ -32,42 +32,160 @@ func tokenize(s string) []string {
 // contains NUL, so a match never spans two entries.
 type blob struct {
 	text   string
-	starts []int32 // starts[k] is where guest entry k begins; one extra final offset
+	starts []int32     // starts[k] is where guest entry k begins; one extra final offset
+	freq   [256]uint32 // byte histogram of text, to scan for a term's rarest byte
 }
 
 func newBlob(n int, field func(k int) string) blob {
-	var b strings.Builder
+	size := n
+	for k := range n {
+		size += len(field(k))
+	}
+	buf := make([]byte, 0, size)
 	starts := make([]int32, 0, n+1)
 	for k := range n {
-		starts = append(starts, int32(b.Len()))
-		b.WriteString(strings.ToLower(field(k)))
-		b.WriteByte(0)
+		starts = append(starts, int32(len(buf)))
+		buf = appendLower(buf, field(k))
+		buf = append(buf, 0)
 	}
-	starts = append(starts, int32(b.Len()))
-	return blob{text: b.String(), starts: starts}
+	starts = append(starts, int32(len(buf)))
+	b := blob{text: string(buf), starts: starts}
+	for _, c := range buf {
+		b.freq[c]++
+	}
+	return b
 }
 
-// each calls fn once for every entry whose field contains term.
+// appendLower appends strings.ToLower(s) to buf, without allocating for
+// ASCII text.
+func appendLower(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(buf, strings.ToLower(s)...)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf = append(buf, c)
+	}
+	return buf
+}
+
+// each calls fn once, in order, for every entry whose field contains term.
+// It scans for the term's rarest byte and verifies candidates around it.
 func (b *blob) each(term string, fn func(k int)) {
-	off := 0
-	for off < len(b.text) {
-		j := strings.Index(b.text[off:], term)
+	p := 0
+	for i := 1; i < len(term); i++ {
+		if b.freq[term[i]] < b.freq[term[p]] {
+			p = i
+		}
+	}
+	c, text, k := term[p], b.text, 0
+	for i := p; i < len(text); {
+		j := strings.IndexByte(text[i:], c)
 		if j < 0 {
 			return
 		}
-		pos := int32(off + j)
-		k := sort.Search(len(b.starts)-1, func(k int) bool { return b.starts[k+1] > pos })
+		at := i + j - p
+		if at+len(term) > len(text) || text[at:at+len(term)] != term {
+			i += j + 1
+			continue
+		}
+		for int(b.starts[k+1]) <= at {
+			k++
+		}
 		fn(k)
-		off = int(b.starts[k+1])
+		i = int(b.starts[k+1]) + p
 	}
 }
+
+// bloomWords is the size of an entry's pair filter, in 64-bit words.
+const bloomWords = 8
+
+// pairBit hashes a byte pair to a bit of an entry's pair filter.
+func pairBit(a, b byte) uint32 {
+	return (uint32(a)<<8 | uint32(b)) * 0x9E3779B1 >> (32 - 9)
+}
+
+// field returns entry k's lower-cased text.
+func (b *blob) field(k int) string { return b.text[b.starts[k] : b.starts[k+1]-1] }
+
+// scoredField pairs a blob with the score a match in it adds.
+type scoredField struct {
+	*blob
+	score int32
+}
+
+func (ix *searchIndex) fields() [4]scoredField {
+	return [4]scoredField{{&ix.name, scoreName}, {&ix.id, scoreID}, {&ix.label, scoreLabel}, {&ix.desc, scoreDescription}}
+}
+
+// score adds the score of one term to every entry that matches it.
+func (ix *searchIndex) score(term string, scores []int32) {
+	for _, k := range ix.exact[term] {
+		scores[k] += scoreExact
+	}
+	fields := ix.fields()
+	scan := func() {
+		for _, f := range fields {
+			f.each(term, func(k int) { scores[k] += f.score })
+		}
+	}
+	if len(term) < 2 {
+		scan()
+		return
+	}
+	var bits []uint32
+	for i := 0; i+1 < len(term); i++ {
+		bits = append(bits, pairBit(term[i], term[i+1]))
+	}
+	var candidates []int32
+	for k := range scores {
+		w := ix.bloom[k*bloomWords : (k+1)*bloomWords]
+		candidate := true
+		for _, bit := range bits {
+			if w[bit>>6]&(1<<(bit&63)) == 0 {
+				candidate = false
+				break
+			}
+		}
+		if candidate {
+			candidates = append(candidates, int32(k))
+		}
+	}
+	// Checking candidates one by one pays off while they are few; a term
+	// that occurs almost everywhere is cheaper to find with one scan.
+	if len(candidates)*denseTerm > len(scores) {
+		scan()
+		return
+	}
+	for _, k := range candidates {
+		for _, f := range fields {
+			if strings.Contains(f.field(int(k)), term) {
+				scores[k] += f.score
+			}
+		}
+	}
+}
+
+// denseTerm: a term whose filter candidates exceed 1/denseTerm of the
+// entries is scanned for instead of checked per candidate.
+const denseTerm = 8
 
 // searchIndex ranks guest entries. Positions k index Catalog.guest.
 type searchIndex struct {
 	name, id, label, desc blob
-	exact                 map[string][]int32 // lower-cased name and id -> positions
-	rank                  []int32            // position -> rank in id order
-	byRank                []int32            // rank -> position
+	// bloom holds, per entry, bloomWords words of a Bloom filter of the byte
+	// pairs in its lower-cased fields. A term longer than one byte can only
+	// occur in an entry whose filter has all of the term's pairs, so most
+	// entries are rejected with a bit test or two.
+	bloom  []uint64
+	exact  map[string][]int32 // lower-cased name and id -> positions
+	rank   []int32            // position -> rank in id order
+	byRank []int32            // rank -> position
 }
 
 func newSearchIndex(entries []Entry, guest []int) searchIndex {
@@ -81,11 +199,22 @@ func newSearchIndex(entries []Entry, guest []int) searchIndex {
 		exact: make(map[string][]int32, 2*n),
 	}
 	for k := range n {
-		e := at(k)
-		name, id := strings.ToLower(e.Name), strings.ToLower(e.ID)
+		name := ix.name.text[ix.name.starts[k] : ix.name.starts[k+1]-1]
+		id := ix.id.text[ix.id.starts[k] : ix.id.starts[k+1]-1]
 		ix.exact[name] = append(ix.exact[name], int32(k))
 		if id != name {
 			ix.exact[id] = append(ix.exact[id], int32(k))
+		}
+	}
+	ix.bloom = make([]uint64, n*bloomWords)
+	for k := range n {
+		w := ix.bloom[k*bloomWords : (k+1)*bloomWords]
+		for _, f := range ix.fields() {
+			text := f.field(k)
+			for i := 0; i+1 < len(text); i++ {
+				bit := pairBit(text[i], text[i+1])
+				w[bit>>6] |= 1 << (bit & 63)
+			}
 		}
 	}
 	ix.byRank = make([]int32, n)
@@ -157,13 +286,7 @@ func (c *Catalog) Search(query string, limit int) ([]Compact, error) {
 	} else {
 		scores := make([]int32, n)
 		for _, t := range terms {
-			for _, k := range ix.exact[t] {
-				scores[k] += scoreExact
-			}
-			ix.name.each(t, func(k int) { scores[k] += scoreName })
-			ix.id.each(t, func(k int) { scores[k] += scoreID })
-			ix.label.each(t, func(k int) { scores[k] += scoreLabel })
-			ix.desc.each(t, func(k int) { scores[k] += scoreDescription })
+			ix.score(t, scores)
 		}
 		top = ix.best(scores, limit)
 	}

@@ -150,23 +150,6 @@ func parseNumber(n json.Number) (float64, bool) {
 	return f, true
 }
 
-// decodeJSON decodes raw JSON with numbers kept as json.Number.
-func decodeJSON(raw []byte) (any, bool) {
-	if len(raw) == 0 {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, false
-	}
-	if dec.More() {
-		return nil, false
-	}
-	return v, true
-}
-
 // commentSafe makes s safe to place inside a /* ... */ comment on one line:
 // it repairs invalid UTF-8, turns line terminators and other control
 // characters into spaces, collapses runs of whitespace and escapes "*/".
