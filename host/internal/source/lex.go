@@ -60,6 +60,13 @@ type lexer struct {
 	// regexOK says, when the last token was `)` or `}`, whether a regular
 	// expression may follow it.
 	regexOK bool
+	shared  *lexShared
+	force   *bool // set on a fork: how to read the `/` it starts at
+}
+
+// afterDot reports whether toks[i] is a property name (x.if, x?.return).
+func (lx *lexer) afterDot(i int) bool {
+	return i > 0 && lx.toks[i-1].kind == tokPunct && (lx.toks[i-1].text == "." || lx.toks[i-1].text == "?.")
 }
 
 // keywords after which an expression (and so a regular expression) starts.
@@ -75,22 +82,69 @@ var blockKeywords = map[string]bool{
 	"static": true,
 }
 
-func tokenize(src string) ([]token, error) {
-	lx := &lexer{src: src}
+// tokenize returns the token stream of src. Where a `/` could be either a
+// division or a regular expression depending on context this lexer does not
+// track (after `)`, `}` or a keyword), it also lexes the other reading;
+// alts holds those alternative streams that tokenized, so a caller can reject
+// code if any reading is suspicious. exhausted reports that there were more
+// such places than the budget allows, so the caller must be conservative.
+func tokenize(src string) (toks []token, alts [][]token, exhausted bool, err error) {
+	sh := &lexShared{budget: maxForks}
+	lx := &lexer{src: src, shared: sh}
 	if strings.HasPrefix(src, "#!") { // hashbang comment, legal at offset 0 only
 		lx.skipLine()
 	}
+	err = lx.run()
+	return lx.toks, sh.alts, sh.exhausted, err
+}
+
+// maxForks bounds the alternative readings lexed for one input.
+const maxForks = 16
+
+type lexShared struct {
+	budget    int
+	alts      [][]token
+	exhausted bool
+}
+
+func (lx *lexer) run() error {
 	for {
 		if err := lx.skipSpaceAndComments(); err != nil {
-			return nil, err
+			return err
 		}
-		if lx.pos >= len(src) {
-			return lx.toks, nil
+		if lx.pos >= len(lx.src) {
+			return nil
 		}
 		if err := lx.next(); err != nil {
-			return nil, err
+			return err
 		}
 	}
+}
+
+// fork lexes the rest of the input reading the `/` at lx.pos the other way.
+func (lx *lexer) fork(regex bool) {
+	sh := lx.shared
+	if sh.budget == 0 {
+		sh.exhausted = true
+		return
+	}
+	sh.budget--
+	alt := &lexer{src: lx.src, pos: lx.pos, toks: slices.Clone(lx.toks), open: slices.Clone(lx.open),
+		regexOK: lx.regexOK, shared: sh, force: &regex}
+	if alt.run() == nil {
+		sh.alts = append(sh.alts, alt.toks)
+	}
+}
+
+// ambiguousSlash reports whether the regex-or-division choice at this point
+// depends on context the lexer guesses: the kind of a `)` or `}`, or a word
+// that may be a keyword or a property or variable name (yield, await, x.return).
+func (lx *lexer) ambiguousSlash() bool {
+	if len(lx.toks) == 0 {
+		return false
+	}
+	t := lx.toks[len(lx.toks)-1]
+	return t.kind == tokPunct && (t.text == ")" || t.text == "}") || t.kind == tokIdent && exprKeywords[t.text]
 }
 
 func (lx *lexer) skipLine() {
@@ -128,7 +182,7 @@ func (lx *lexer) regexAllowed() bool {
 	t := lx.toks[len(lx.toks)-1]
 	switch t.kind {
 	case tokIdent:
-		return exprKeywords[t.text]
+		return exprKeywords[t.text] && !lx.afterDot(len(lx.toks)-1)
 	case tokPunct:
 		switch t.text {
 		case ")", "}":
@@ -194,8 +248,17 @@ func (lx *lexer) next() error {
 			return errLex
 		}
 		lx.emit(tokPrivate, name)
-	case c == '/' && lx.regexAllowed():
-		return lx.regex()
+	case c == '/':
+		regex := lx.regexAllowed()
+		if lx.force != nil {
+			regex, lx.force = *lx.force, nil
+		} else if lx.ambiguousSlash() {
+			lx.fork(!regex)
+		}
+		if regex {
+			return lx.regex()
+		}
+		return lx.punct()
 	case isIdentStart(src[lx.pos:]):
 		name, err := lx.identifier()
 		if err != nil {
@@ -222,7 +285,7 @@ func (lx *lexer) punct() error {
 	switch r {
 	case '(':
 		kind := openParen
-		if k := len(lx.toks); k > 0 && lx.toks[k-1].kind == tokIdent {
+		if k := len(lx.toks); k > 0 && lx.toks[k-1].kind == tokIdent && !lx.afterDot(k-1) {
 			switch lx.toks[k-1].text {
 			case "if", "while", "for", "with":
 				kind = openHead

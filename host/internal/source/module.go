@@ -18,13 +18,27 @@ var moduleHolders = map[string]bool{
 // model a clear message instead of a confusing runtime failure. When the
 // code cannot be tokenized (it is not valid JavaScript anyway), it falls back
 // to rejecting any occurrence of the loader words or of a \u escape, so a
-// tokenizer blind spot cannot be used to slip past it.
+// tokenizer blind spot cannot be used to slip past it. Where a `/` may be read
+// two ways, both readings are checked.
 func ModuleAccess(code string) bool {
-	toks, err := tokenize(code)
-	if err != nil {
+	toks, alts, exhausted, err := tokenize(code)
+	if err != nil || exhausted {
 		return strings.Contains(code, "import") || strings.Contains(code, "require") ||
 			strings.Contains(code, "getBuiltinModule") || strings.Contains(code, `\u`)
 	}
+	if loaderUse(toks) {
+		return true
+	}
+	for _, alt := range alts {
+		if loaderUse(alt) {
+			return true
+		}
+	}
+	return false
+}
+
+// loaderUse applies the rules to one reading of the code.
+func loaderUse(toks []token) bool {
 	for i, t := range toks {
 		if t.kind == tokString && i >= 2 && punctAt(toks, i-1, "[") && toks[i-2].kind == tokIdent {
 			// module["require"], process["getBuiltinModule"]
@@ -62,10 +76,11 @@ func punctAt(toks []token, i int, p string) bool {
 	return i >= 0 && i < len(toks) && toks[i].kind == tokPunct && toks[i].text == p
 }
 
-// isPropertyKey reports whether toks[i] names a key of an object literal,
-// as in {import: 1} or {require() {}}. Shorthand {require} is a reference
-// and does not count.
+// isPropertyKey reports whether toks[i] is a key as in {import: 1}. It does
+// not depend on telling an object from a block: in a block the same tokens
+// are a label, which is not a use of the binding either. Methods named
+// import or require ({require() {}}) are rejected on purpose: told apart from
+// a call only by that guess, they would be a way around the check.
 func isPropertyKey(toks []token, i int) bool {
-	return toks[i].inObject && (punctAt(toks, i-1, "{") || punctAt(toks, i-1, ",")) &&
-		(punctAt(toks, i+1, ":") || punctAt(toks, i+1, "("))
+	return (punctAt(toks, i-1, "{") || punctAt(toks, i-1, ",")) && punctAt(toks, i+1, ":")
 }
