@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
@@ -96,7 +97,16 @@ func (run *Run) call(ctx context.Context, st *state, pc *pendingCall, rawID, inp
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
+	start := time.Now()
 	res, err := tool.Execute(ctx, Call{ID: pc.id, ToolID: entry.ID, Input: input, Scope: run.opts.Scope, ParentCallID: st.parent})
+	if record := run.opts.Trajectory; record != nil {
+		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: entry.ID, Method: pc.method,
+			Input: input, Start: start, Duration: time.Since(start)}
+		if err != nil {
+			nc.Error = err.Error()
+		}
+		record(nc)
+	}
 	if err != nil {
 		return nil, err
 	}

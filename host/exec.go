@@ -167,6 +167,8 @@ func (run *Run) inputFailure(err error) Result {
 // deadline passes (park), a yield is pending (park) or the caller aborts.
 func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result {
 	run := st.run
+	timer := time.NewTimer(time.Until(st.deadline))
+	defer timer.Stop()
 	for {
 		switch step.Status {
 		case abi.StepCompleted:
@@ -186,15 +188,12 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			step = st.deliver(ctx, cell, s)
 			continue
 		}
-		wait := time.NewTimer(time.Until(st.deadline))
 		select {
 		case s := <-st.done:
-			wait.Stop()
 			step = st.deliver(ctx, cell, s)
-		case <-wait.C:
+		case <-timer.C:
 			return st.park(ctx, cell)
 		case <-ctx.Done():
-			wait.Stop()
 			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 		}
 	}

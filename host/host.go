@@ -94,6 +94,7 @@ type Runtime struct {
 	ownEng   bool
 	logger   *slog.Logger
 	store    *store
+	debug    debugMode
 	closeMu  sync.Mutex
 	isClosed bool
 }
@@ -129,6 +130,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 		r.engine, r.ownEng = eng, true
 	}
 	r.store = newStore()
+	r.debug = debugFromEnv()
 	return r, nil
 }
 
@@ -161,6 +163,9 @@ type RunOptions struct {
 	// none); Deny removes the named tools. Names are tool names.
 	Allow []string
 	Deny  []string
+	// Trajectory, when set, receives every nested tool call of the run's
+	// cells after it finishes, from the goroutine that ran it.
+	Trajectory func(NestedCall)
 }
 
 // ErrFailClosed is returned when the model-facing tool list would not be

@@ -26,13 +26,14 @@ func shipments() Tool {
 
 // gate is a tool that blocks until released, to make a run suspend.
 type gate struct {
-	once    sync.Once
-	release chan struct{}
-	calls   chan json.RawMessage
+	once      sync.Once
+	release   chan struct{}
+	calls     chan json.RawMessage
+	cancelled chan struct{}
 }
 
 func newGate() *gate {
-	return &gate{release: make(chan struct{}), calls: make(chan json.RawMessage, 16)}
+	return &gate{release: make(chan struct{}), calls: make(chan json.RawMessage, 128), cancelled: make(chan struct{}, 128)}
 }
 
 func (g *gate) open() { g.once.Do(func() { close(g.release) }) }
@@ -45,6 +46,7 @@ func (g *gate) tool() Tool {
 			select {
 			case <-g.release:
 			case <-ctx.Done():
+				g.cancelled <- struct{}{}
 				return ToolResult{}, ctx.Err()
 			}
 			var in map[string]any

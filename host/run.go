@@ -45,6 +45,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 		for _, t := range all {
 			run.visible = append(run.visible, definition(t))
 		}
+		run.logSurface()
 		return run, nil
 	}
 	var tools []catalog.Tool
@@ -82,6 +83,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 		return nil, err
 	}
 	run.setup = run.setupJSON()
+	run.logSurface()
 	return run, nil
 }
 

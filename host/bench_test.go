@@ -1,0 +1,51 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+func BenchmarkExecTrivial(b *testing.B) {
+	run := prepare(b, newRuntime(b, `true`, shipments()), RunOptions{})
+	args := code("return 1")
+	ctx := context.Background()
+	for b.Loop() {
+		if r := run.Exec(ctx, "c", args); r.Status != StatusCompleted {
+			b.Fatal(r)
+		}
+	}
+}
+
+func BenchmarkExecNestedCalls(b *testing.B) {
+	echo := Tool{Name: "echo", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{Details: 1}, nil
+	}}
+	run := prepare(b, newRuntime(b, `{"enabled": true, "timeoutMs": 60000}`, echo), RunOptions{})
+	args := code("let n = 0; for (let i = 0; i < 1000; i++) n += await tools.callValue('echo', {}); return n")
+	ctx := context.Background()
+	start := time.Now()
+	for b.Loop() {
+		if r := run.Exec(ctx, "c", args); string(r.Value) != "1000" {
+			b.Fatal(r)
+		}
+	}
+	b.ReportMetric(float64(b.N)*1000/time.Since(start).Seconds(), "calls/s")
+}
+
+func BenchmarkExecWaitRoundTrip(b *testing.B) {
+	run := prepare(b, newRuntime(b, `true`, shipments()), RunOptions{})
+	args := code("await yield_control('pause'); return 1")
+	ctx := context.Background()
+	for b.Loop() {
+		r := run.Exec(ctx, "c", args)
+		if r.Status != StatusWaiting {
+			b.Fatal(r)
+		}
+		id, _ := json.Marshal(map[string]string{"runId": r.RunID})
+		if w := run.Wait(ctx, id); w.Status != StatusCompleted {
+			b.Fatal(w)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+// TestHostileCells: each gets a clear failed (or bounded) result and the host
+// stays healthy: a trivial cell still runs afterwards.
+func TestHostileCells(t *testing.T) {
+	counter := Tool{Name: "count", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{Details: 1}, nil
+	}}
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300, "memoryLimitBytes": 4194304, "maxOutputBytes": 4096}`, counter)
+	run := prepare(t, rt, RunOptions{})
+	cases := []struct {
+		name, src string
+		code      abi.ErrorCode
+		msg       string
+	}{
+		{"infinite loop", "while (true) {}", abi.CodeTimeout, msgTimeout},
+		{"caught infinite loop", "try { while (true) {} } catch {} return 1", abi.CodeTimeout, msgTimeout},
+		{"regex backtracking", "return /(a+)+$/.test('a'.repeat(50) + 'b')", abi.CodeTimeout, msgTimeout},
+		{"allocation bomb", "const a = []; for (;;) a.push(new Array(1e5).fill(1.5))", abi.CodeInternalError, msgMemory},
+		{"deep recursion", "const f = (n) => f(n + 1) + 1; return f(0)", abi.CodeInternalError, "RangeError: Maximum call stack size exceeded"},
+		{"unawaited tool calls", "for (let i = 0; i < 10000; i++) tools.callValue('count', {}); return 1", abi.CodeInternalError, "Error: " + msgTooManyPending},
+		{"never-settling promise", "await new Promise(() => {}); return 1", abi.CodeInternalError, msgNoHostWork},
+		{"output flood", "for (;;) text('x'.repeat(100))", abi.CodeInternalError, "Error: " + msgOutputLimit},
+		{"caught output flood", "try { for (;;) text('x'.repeat(100)) } catch {} return 1", abi.CodeOutputLimitExceeded, msgOutputLimit},
+		{"huge return value", "return 'x'.repeat(100000)", abi.CodeOutputLimitExceeded, msgOutputLimit},
+		{"guest throws interrupted", "throw new Error('interrupted')", abi.CodeInternalError, "Error: interrupted"},
+		{"import", "return import('x')", abi.CodeInvalidInput, "code mode module access is disabled."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := exec(t, run, tc.src)
+			if r.Status != StatusFailed || r.Code != tc.code || !strings.HasPrefix(r.Error, tc.msg) {
+				t.Fatalf("got %s %s %q", r.Status, r.Code, r.Error)
+			}
+			if ok := exec(t, run, "return 'healthy'"); string(ok.Value) != `"healthy"` {
+				t.Fatalf("host unhealthy afterwards: %+v", ok)
+			}
+		})
+	}
+}
+
+func TestTimeoutDoesNotBlockTheHost(t *testing.T) {
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 200}`, shipments())
+	run := prepare(t, rt, RunOptions{})
+	start := time.Now()
+	r := exec(t, run, "for (;;) {}")
+	if r.Code != abi.CodeTimeout || time.Since(start) > 2*time.Second {
+		t.Fatalf("%+v after %v", r, time.Since(start))
+	}
+}
+
+func TestNonJSONReturnValues(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	cases := map[string]string{
+		"return 10n":                         `"10"`,
+		"const a = {}; a.self = a; return a": `"[object Object]"`,
+		"return () => 1":                     `"() => 1"`,
+		"return Symbol.iterator":             `"Symbol(Symbol.iterator)"`,
+		"return undefined":                   `null`,
+		"1 + 1":                              `null`,
+		"return {get x() { throw new Error('g') }}": `"[object Object]"`,
+		"return new Proxy({}, {})":                  `{}`,
+	}
+	for src, want := range cases {
+		if r := exec(t, run, src); r.Status != StatusCompleted || string(r.Value) != want {
+			t.Errorf("%s: %+v", src, r)
+		}
+	}
+	r := exec(t, run, `json({big: 1n}); json(undefined); text({a: 1}); return 1`)
+	if out, _ := json.Marshal(r.Output); string(out) != `[{"type":"json","value":"[object Object]"},{"type":"json","value":null},{"type":"text","text":"{\"a\":1}"}]` {
+		t.Fatalf("output %s", out)
+	}
+}
+
+func TestToolErrorsAreCatchablePlainErrors(t *testing.T) {
+	boom := Tool{Name: "boom", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{}, context.DeadlineExceeded
+	}}
+	panics := Tool{Name: "panics", Execute: func(ctx context.Context, c Call) (ToolResult, error) { panic("bad tool") }}
+	run := prepare(t, newRuntime(t, `true`, boom, panics), RunOptions{})
+	r := exec(t, run, `
+		const out = [];
+		for (const id of ["boom", "panics", "boo"]) {
+			try { await tools.callValue(id, {}); } catch (e) { out.push([e instanceof Error, e.constructor === Error, e.message]); }
+		}
+		return out;`)
+	want := `[[true,true,"context deadline exceeded"],[true,true,"tool call failed: bad tool"],[true,true,"Unknown tool id: boo. Did you mean: boom? Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."]]`
+	if string(r.Value) != want {
+		t.Fatalf("%s\n%s", r.Value, r.Error)
+	}
+}

@@ -1,0 +1,216 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+func waitArgs(id string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"runId": id})
+	return b
+}
+
+// TestWaitResumesSuspendedSnapshot is the end-to-end plan's suspension step: a
+// slow tool settles after exec returned waiting; wait restores the snapshot
+// and returns the final value with the output produced after the restore.
+func TestWaitResumesSuspendedSnapshot(t *testing.T) {
+	g := newGate()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, shipments(), g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `
+		text("before");
+		const v = await tools.callValue("openclaw:demo:slow_echo", {v: 41});
+		text("after");
+		return v.v + 1;`)
+	if r.Status != StatusWaiting || !strings.HasPrefix(r.RunID, "cm_") || r.Reason != "pending_tools" ||
+		len(r.PendingToolCalls) != 1 || r.PendingToolCalls[0].Method != "callValue" {
+		t.Fatalf("%+v", r)
+	}
+	if out, _ := json.Marshal(r.Output); string(out) != `[{"type":"text","text":"before"}]` {
+		t.Fatalf("exec output %s", out)
+	}
+	g.open()
+	w := run.Wait(context.Background(), waitArgs(r.RunID))
+	if w.Status != StatusCompleted || string(w.Value) != "42" {
+		t.Fatalf("%+v", w)
+	}
+	if out, _ := json.Marshal(w.Output); string(out) != `[{"type":"text","text":"after"}]` {
+		t.Fatalf("wait output %s (must hold only new output)", out)
+	}
+	if again := run.Wait(context.Background(), waitArgs(r.RunID)); again.Error != msgUnavailable {
+		t.Fatalf("a finished run is still resumable: %+v", again)
+	}
+}
+
+func TestWaitThatTimesOutKeepsTheRunID(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 200}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {v: 1})`)
+	w := run.Wait(context.Background(), waitArgs(r.RunID))
+	if w.Status != StatusWaiting || w.RunID != r.RunID || len(w.PendingToolCalls) != 1 {
+		t.Fatalf("%+v", w)
+	}
+	g.open()
+	if w = run.Wait(context.Background(), waitArgs(r.RunID)); string(w.Value) != `{"v":1}` {
+		t.Fatalf("%+v", w)
+	}
+}
+
+func TestYieldControl(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `text("one"); await yield_control("checkpoint"); text("two"); return "done"`)
+	if r.Status != StatusWaiting || r.Reason != "yield" {
+		t.Fatalf("%+v", r)
+	}
+	w := run.Wait(context.Background(), waitArgs(r.RunID))
+	if string(w.Value) != `"done"` || len(w.Output) != 1 || w.Output[0].Text != "two" {
+		t.Fatalf("%+v", w)
+	}
+}
+
+func TestWaitScopeChecks(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 150}`, g.tool())
+	owner := prepare(t, rt, RunOptions{})
+	r := exec(t, owner, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	cases := map[string]struct {
+		scope Scope
+		want  string
+	}{
+		"other session":   {Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s2", RunID: "r1"}, msgOtherSession},
+		"other agent":     {Scope{AgentID: "x", SessionKey: "sk", SessionID: "s1", RunID: "r1"}, msgOtherSession},
+		"other run":       {Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r2"}, msgOtherRun},
+		"missing session": {Scope{AgentID: "agent", RunID: "r1"}, msgOtherSession},
+		"missing run":     {Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1"}, msgOtherRun},
+	}
+	for name, tc := range cases {
+		other := prepare(t, rt, RunOptions{Scope: tc.scope})
+		if w := other.Wait(context.Background(), waitArgs(r.RunID)); w.Error != tc.want || w.Code != abi.CodeInvalidInput {
+			t.Errorf("%s: %+v", name, w)
+		}
+	}
+	if w := owner.Wait(context.Background(), waitArgs("cm_unknown")); w.Error != msgUnavailable {
+		t.Fatalf("unknown: %+v", w)
+	}
+	// The owner can still resume after the refused callers.
+	g.open()
+	if w := owner.Wait(context.Background(), waitArgs(r.RunID)); w.Status != StatusCompleted {
+		t.Fatalf("owner: %+v", w)
+	}
+}
+
+func TestConcurrentWaitIsRefused(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 400}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	first := make(chan Result)
+	go func() { first <- run.Wait(context.Background(), waitArgs(r.RunID)) }()
+	time.Sleep(50 * time.Millisecond)
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgAlreadyResuming {
+		t.Fatalf("%+v", w)
+	}
+	g.open()
+	if w := <-first; w.Status != StatusCompleted {
+		t.Fatalf("%+v", w)
+	}
+}
+
+func TestSnapshotExpiresAndCancelsCalls(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100, "snapshotTtlSeconds": 1}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("%+v", r)
+	}
+	<-g.calls
+	select { // expiry cancels the outstanding call
+	case <-g.cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the expired run's call was not cancelled")
+	}
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
+		t.Fatalf("expired run: %+v", w)
+	}
+}
+
+func TestTooManySuspendedRuns(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range maxParkedRuns / 8 {
+				if r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`); r.Status != StatusWaiting {
+					t.Errorf("%+v", r)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	if r.Status != StatusFailed || r.Error != msgTooManyRuns || r.Code != abi.CodeInvalidInput {
+		t.Fatalf("65th: %+v", r)
+	}
+}
+
+func TestAbortedExec(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 5000}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-g.calls; cancel() }()
+	r := run.Exec(ctx, "c", code(`return await tools.callValue("openclaw:demo:slow_echo", {})`))
+	if r.Status != StatusFailed || r.Code != abi.CodeAborted {
+		t.Fatalf("%+v", r)
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if r := run.Exec(ctx, "c", code(`while (true) {}`)); r.Code != abi.CodeAborted || r.Error != msgAborted {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestSnapshotLimit(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100, "maxSnapshotBytes": 1024}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	if r.Code != abi.CodeSnapshotLimitExceeded || r.Error != msgSnapshotLimit {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestTrajectoryRecordsNestedCallsUnderParent(t *testing.T) {
+	var mu sync.Mutex
+	var got []NestedCall
+	rt := newRuntime(t, `true`, shipments())
+	run := prepare(t, rt, RunOptions{Trajectory: func(c NestedCall) { mu.Lock(); got = append(got, c); mu.Unlock() }})
+	r := run.Exec(context.Background(), "toolu_01/x", code(`await tools.callValue("shipping_list", {}); return await tools.call("openclaw:core:shipping_list")`))
+	if r.Status != StatusCompleted || len(got) != 2 {
+		t.Fatalf("%+v %+v", r, got)
+	}
+	if got[0].ParentCallID != "toolu_01/x" || got[0].ID != "tool_search_code:toolu_01_x:callValue:1" ||
+		got[0].ToolID != "openclaw:core:shipping_list" || string(got[0].Input) != "{}" || got[1].Method != "call" {
+		t.Fatalf("%+v", got)
+	}
+}
