@@ -3,16 +3,14 @@ module github.com/seed11a79d2d/codemode
 go 1.26.0
 
 require (
-	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
-	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b // indirect
-	github.com/evanw/esbuild v0.28.2 // indirect
-	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
-	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
-	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/evanw/esbuild v0.28.2
+	github.com/klauspost/compress v1.20.4
+	github.com/tetratelabs/wazero v1.12.0
+	go.uber.org/goleak v1.3.0
+	golang.org/x/tools v0.52.0
+)
+
+require (
 	github.com/stretchr/testify v1.12.1 // indirect
-	github.com/tetratelabs/wazero v1.12.0 // indirect
-	go.uber.org/goleak v1.3.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.3.8 // indirect
-	golang.org/x/tools v0.52.0 // indirect
 )
