@@ -47,6 +47,13 @@ func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, pa
 	case "call", "callValue":
 		run.calls.Add(1)
 		v, err = run.call(ctx, st, pc, args.ID, args.Input, op == "callValue")
+	case "mcp":
+		run.calls.Add(1)
+		v, err = run.mcpCall(ctx, st, pc, args.ID, args.Input)
+	case "mcp_api":
+		v, err = run.mcpAPI([]byte(payload))
+	case "mcp_request":
+		v, err = run.mcpRequest(ctx, []byte(payload))
 	default:
 		return abi.Reject("unknown code mode bridge operation: " + op)
 	}
@@ -90,23 +97,10 @@ func (run *Run) call(ctx context.Context, st *state, pc *pendingCall, rawID, inp
 	if err != nil {
 		return nil, err
 	}
-	tool := run.byID[entry.ID]
-	if tool == nil || tool.Execute == nil {
-		return nil, fmt.Errorf("Tool %q cannot be called from code mode.", entry.ID)
-	}
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
-	start := time.Now()
-	res, err := tool.Execute(ctx, Call{ID: pc.id, ToolID: entry.ID, Input: input, Scope: run.opts.Scope, ParentCallID: st.parent})
-	if record := run.opts.Trajectory; record != nil {
-		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: entry.ID, Method: pc.method,
-			Input: input, Start: start, Duration: time.Since(start)}
-		if err != nil {
-			nc.Error = err.Error()
-		}
-		record(nc)
-	}
+	res, err := run.execute(ctx, st, pc, entry.ID, input)
 	if err != nil {
 		return nil, err
 	}
@@ -120,4 +114,24 @@ func (run *Run) call(ctx context.Context, st *state, pc *pendingCall, rawID, inp
 		Tool   catalog.Compact `json:"tool"`
 		Result ToolResult      `json:"result"`
 	}{entry.Compact(), res}, nil
+}
+
+// execute is the one executor path of every nested call: the tool, then the
+// trajectory record.
+func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id string, input json.RawMessage) (ToolResult, error) {
+	tool := run.byID[id]
+	if tool == nil || tool.Execute == nil {
+		return ToolResult{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
+	}
+	start := time.Now()
+	res, err := tool.Execute(ctx, Call{ID: pc.id, ToolID: id, Input: input, Scope: run.opts.Scope, ParentCallID: st.parent})
+	if record := run.opts.Trajectory; record != nil {
+		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: id, Method: pc.method,
+			Input: input, Start: start, Duration: time.Since(start)}
+		if err != nil {
+			nc.Error = err.Error()
+		}
+		record(nc)
+	}
+	return res, err
 }

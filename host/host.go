@@ -31,7 +31,11 @@ type Tool struct {
 	Description string
 	// Plugin is the owning plugin id; empty for core tools. For client tools
 	// it is the owner named in the catalog id ("client" when empty).
-	Plugin       string
+	Plugin string
+	// MCPServer names the downstream MCP server of an MCP tool; its Execute
+	// returns the MCP result {content, structuredContent?, isError?} as
+	// Details. MCP tools are reached only through the guest's MCP namespace.
+	MCPServer    string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	// ReplaySafe marks a read-only tool a restart-safe run may call.
@@ -72,6 +76,8 @@ type Scope struct {
 type Options struct {
 	// Tools are core and plugin tools, in registration order.
 	Tools []Tool
+	// Sources add tools to every run, after Tools (for example MCP servers).
+	Sources []Source
 	// Config is the tools.codeMode value (true, false or an object); Agent is
 	// an optional per-agent override merged over it.
 	Config json.RawMessage
@@ -90,6 +96,7 @@ func Prelude() string { return preludeJS }
 type Runtime struct {
 	cfg      Config
 	tools    []Tool
+	sources  []Source
 	engine   abi.Engine
 	ownEng   bool
 	logger   *slog.Logger
@@ -110,7 +117,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), engine: o.Engine, logger: o.Logger}
+	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger}
 	if r.logger == nil {
 		r.logger = slog.New(slog.DiscardHandler)
 	}

@@ -75,7 +75,31 @@
     }
     define("tools", freeze(tools));
     files = freeze(data.files.map((f) => freeze(f)));
-    define("MCP", freeze(Object.create(null)));
+    const mcp = Object.create(null);
+    mcp.$api = () => bridge("mcp_api", {});
+    for (const s of data.mcp) {
+      const server = Object.create(null);
+      const sid = s.identifier;
+      server.$api = (toolName, options) => bridge("mcp_api", {
+        server: sid,
+        selector: toolName === undefined || toolName === null ? "" : str(toolName),
+        schema: !!(options && options.schema),
+      });
+      for (const [method, id] of s.tools) {
+        server[method] = (...args) => {
+          const input = args[0];
+          if (args.length > 1 || (args.length === 1 && (typeof input !== "object" || input === null || isArray(input)))) {
+            return Promise.reject(new E("MCP namespace tools accept one object argument."));
+          }
+          return bridge("mcp", { id, input: input === undefined ? {} : input });
+        };
+      }
+      const op = (method) => (params) => bridge("mcp_request", { server: sid, method, params: params === undefined ? {} : params });
+      server.resources = freeze({ list: op("resources/list"), read: op("resources/read") });
+      server.prompts = freeze({ list: op("prompts/list"), get: op("prompts/get") });
+      mcp[sid] = freeze(server);
+    }
+    define("MCP", freeze(mcp));
     define("namespaces", freeze(Object.create(null)));
     if (!isArray(data.tools)) throw new E("bad setup");
   };

@@ -24,7 +24,8 @@ type Run struct {
 	opts    RunOptions
 	active  bool
 	catalog *catalog.Catalog
-	byID    map[string]*Tool // catalog id -> executable tool
+	byID     map[string]*Tool // catalog id -> executable tool
+	mcpTools map[string]catalog.MCPTool
 	visible []ToolDefinition
 	setup   string // the JSON handed to __cm_setup
 
@@ -39,7 +40,11 @@ var guestHelpers = []string{"search", "describe", "call", "callValue"}
 // its hidden catalog and model surface.
 func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	run := &Run{rt: r, opts: opts, byID: map[string]*Tool{}}
-	all := effective(r.tools, opts)
+	registered := r.tools
+	for _, src := range r.sources {
+		registered = append(slices.Clip(registered), src.Tools()...)
+	}
+	all := effective(registered, opts)
 	run.active = r.cfg.Enabled && !opts.DisableTools && len(all) > 0
 	if !run.active {
 		for _, t := range all {
@@ -60,7 +65,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 		}
 		tools = append(tools, catalog.Tool{
 			Name: t.tool.Name, Label: t.tool.Label, Description: t.tool.Description,
-			Origin: t.origin, Owner: t.tool.Plugin, InputSchema: t.tool.InputSchema,
+			Origin: t.origin, Owner: ownerOf(t), InputSchema: t.tool.InputSchema,
 			OutputSchema: t.tool.OutputSchema, ReplaySafe: t.tool.ReplaySafe,
 		})
 	}
@@ -70,6 +75,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 		return nil, fmt.Errorf("build code mode catalog: %w", err)
 	}
 	run.catalog = cat
+	run.indexMCP()
 	for _, e := range cat.Entries() {
 		for _, t := range all {
 			if t.tool.Name == e.Name && t.origin == e.Origin && ownerOf(t) == e.SourceName {
@@ -98,6 +104,8 @@ func ownerOf(t sourced) string {
 		return "client"
 	case t.origin == catalog.OriginCore:
 		return "core"
+	case t.origin == catalog.OriginMCP:
+		return t.tool.MCPServer
 	}
 	return t.tool.Plugin
 }
@@ -113,7 +121,10 @@ func effective(registered []Tool, opts RunOptions) []sourced {
 	}
 	for i := range registered {
 		o := catalog.OriginCore
-		if registered[i].Plugin != "" {
+		switch {
+		case registered[i].MCPServer != "":
+			o = catalog.OriginMCP
+		case registered[i].Plugin != "":
 			o = catalog.OriginBundledPlugin
 		}
 		add(&registered[i], o)
@@ -183,7 +194,8 @@ func (run *Run) setupJSON() string {
 		Tools []catalog.Compact `json:"tools"`
 		Names [][2]string       `json:"names"`
 		Files []file            `json:"files"`
-	}{Tools: run.catalog.Guest(), Names: [][2]string{}, Files: []file{}}
+		MCP   []mcpSetup        `json:"mcp"`
+	}{Tools: run.catalog.Guest(), Names: [][2]string{}, Files: []file{}, MCP: run.mcpSetup()}
 	if data.Tools == nil {
 		data.Tools = []catalog.Compact{}
 	}

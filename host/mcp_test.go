@@ -1,0 +1,95 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// fakeMCP is an in-process MCPSource with one server, "docs".
+type fakeMCP struct{ calls []string }
+
+func (f *fakeMCP) Tools() []Tool {
+	return []Tool{{
+		Name: "search_docs", MCPServer: "docs", Description: "Search the docs.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"number","default":3}},"required":["query"]}`),
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			f.calls = append(f.calls, string(c.Input))
+			if strings.Contains(string(c.Input), "fail") {
+				return ToolResult{Details: map[string]any{"content": []any{map[string]any{"type": "text", "text": "no such doc"}}, "isError": true}}, nil
+			}
+			return ToolResult{Details: map[string]any{"content": []any{map[string]any{"type": "text", "text": "found"}}, "structuredContent": map[string]any{"input": json.RawMessage(c.Input)}}}, nil
+		},
+	}}
+}
+
+func (f *fakeMCP) MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error) {
+	if server != "docs" {
+		return nil, ErrUnknownServer
+	}
+	return map[string]any{"method": method, "params": params}, nil
+}
+
+func TestMCPNamespace(t *testing.T) {
+	src := &fakeMCP{}
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Sources: []Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{})
+	if d := run.Tools()[0].Description; !strings.Contains(d, "MCP.<server>.<tool>") {
+		t.Fatalf("exec description lacks MCP guidance:\n%s", d)
+	}
+	r := exec(t, run, `
+		const out = {};
+		out.allTools = ALL_TOOLS.map(t => t.id);
+		out.search = (await tools.search("docs")).length;
+		out.files = await API.list("mcp");
+		out.dts = (await API.read("mcp/docs.d.ts")).includes("function searchDocs(");
+		out.hit = (await MCP.docs.searchDocs({query: "x"})).structuredContent.input;
+		out.isError = (await MCP.docs.searchDocs({query: "fail"})).isError;
+		try { await MCP.docs.searchDocs({}); } catch (e) { out.missing = e.message; }
+		try { await MCP.docs.searchDocs("x"); } catch (e) { out.notObject = e.message; }
+		try { await tools.callValue("mcp:docs:search_docs", {query: "x"}); } catch (e) { out.viaTools = e.message.split(".")[0]; }
+		try { await API.read("../etc/passwd"); } catch (e) { out.badPath = e.message; }
+		out.resource = await MCP.docs.resources.read({uri: "memo://one"});
+		out.api = (await MCP.docs.$api("searchDocs", {schema: true})).scope;
+		out.root = (await MCP.$api()).servers.map(s => s.identifier);
+		return out;`)
+	if r.Status != StatusCompleted {
+		t.Fatalf("%+v", r)
+	}
+	var out map[string]any
+	json.Unmarshal(r.Value, &out)
+	want := map[string]string{
+		"allTools":  `[openclaw:core:shipping_list]`,
+		"search":    `0`,
+		"files":     `[map[bytes:%v path:mcp/docs.d.ts] map[bytes:%v path:mcp/index.d.ts]]`,
+		"dts":       `true`,
+		"hit":       `map[limit:3 query:x]`,
+		"isError":   `true`,
+		"missing":   `Missing required MCP namespace argument(s): query`,
+		"notObject": `MCP namespace tools accept one object argument.`,
+		"viaTools":  `Unknown tool id: mcp:docs:search_docs`,
+		"badPath":   `invalid API file path`,
+		"resource":  `map[method:resources/read params:map[uri:memo://one]]`,
+		"api":       `tool`,
+		"root":      `[docs]`,
+	}
+	for k, w := range want {
+		got := fmt.Sprint(out[k])
+		if k == "files" {
+			files := out[k].([]any)
+			w = fmt.Sprintf(w, files[0].(map[string]any)["bytes"], files[1].(map[string]any)["bytes"])
+		}
+		if got != w {
+			t.Errorf("%s: got %s, want %s", k, got, w)
+		}
+	}
+	if len(src.calls) != 2 {
+		t.Fatalf("MCP calls %v (API.read must make none)", src.calls)
+	}
+}
