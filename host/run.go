@@ -20,14 +20,14 @@ type ToolDefinition struct {
 
 // Run is one prepared model run: its catalog and its model-visible tools.
 type Run struct {
-	rt      *Runtime
-	opts    RunOptions
-	active  bool
-	catalog *catalog.Catalog
+	rt       *Runtime
+	opts     RunOptions
+	active   bool
+	catalog  *catalog.Catalog
 	byID     map[string]*Tool // catalog id -> executable tool
 	mcpTools map[string]catalog.MCPTool
-	visible []ToolDefinition
-	setup   string // the JSON handed to __cm_setup
+	visible  []ToolDefinition
+	setup    string // the JSON handed to __cm_setup
 
 	searches, describes, calls atomic.Int64
 }
