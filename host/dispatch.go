@@ -116,22 +116,64 @@ func (run *Run) call(ctx context.Context, st *state, pc *pendingCall, rawID, inp
 	}{entry.Compact(), res}, nil
 }
 
-// execute is the one executor path of every nested call: the tool, then the
-// trajectory record.
-func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id string, input json.RawMessage) (ToolResult, error) {
+// execute is the one executor path of every nested call: before-call hooks,
+// approval, the output contract's compile check, the tool, after-call hooks,
+// the output contract's validation, then the trajectory record.
+func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id string, input json.RawMessage) (res ToolResult, err error) {
 	tool := run.byID[id]
 	if tool == nil || tool.Execute == nil {
 		return ToolResult{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
 	}
+	hooks := run.rt.hooks
+	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, CallID: pc.id,
+		ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
-	res, err := tool.Execute(ctx, Call{ID: pc.id, ToolID: id, Input: input, Scope: run.opts.Scope, ParentCallID: st.parent})
-	if record := run.opts.Trajectory; record != nil {
-		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: id, Method: pc.method,
-			Input: input, Start: start, Duration: time.Since(start)}
-		if err != nil {
-			nc.Error = err.Error()
+	defer func() {
+		if record := run.opts.Trajectory; record != nil {
+			nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: id, Method: pc.method,
+				Input: ev.Input, Start: start, Duration: time.Since(start)}
+			if err != nil {
+				nc.Error = err.Error()
+			}
+			record(nc)
 		}
-		record(nc)
+	}()
+	if hooks.BeforeToolCall != nil {
+		d := hooks.BeforeToolCall(ctx, ev)
+		if d.Block {
+			return ToolResult{}, blocked(id, d.Reason)
+		}
+		if d.Input != nil {
+			ev.Input = d.Input
+		}
+	}
+	if tool.RequireApproval {
+		if hooks.Approve == nil {
+			return ToolResult{}, blocked(id, "approval required but no approver is configured")
+		}
+		ok, reason, err := hooks.Approve(ctx, ev)
+		switch {
+		case err != nil:
+			return ToolResult{}, blocked(id, "approval failed: "+err.Error())
+		case !ok:
+			if reason == "" {
+				reason = "approval denied"
+			}
+			return ToolResult{}, blocked(id, reason)
+		}
+	}
+	var k *contract
+	if entry, _ := run.catalog.Lookup(id); entry.Trusted() && len(tool.OutputSchema) > 0 {
+		if k = run.rt.outputs.get(id, tool.OutputSchema); k.err != nil {
+			return ToolResult{}, fmt.Errorf("Tool %q has an invalid outputSchema.", id)
+		}
+	}
+	res, err = tool.Execute(ctx, Call{ID: pc.id, ToolID: id, Input: ev.Input, Scope: run.opts.Scope, ParentCallID: st.parent})
+	if hooks.AfterToolCall != nil {
+		hooks.AfterToolCall(ctx, ev, res, err)
+	}
+	if err == nil && k != nil {
+		err = checkDetails(k, id, res.Details)
 	}
 	return res, err
 }

@@ -139,6 +139,18 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 	if err != nil {
 		return run.inputFailure(err)
 	}
+	if before := run.rt.hooks.BeforeToolCall; before != nil {
+		d := before(ctx, ToolEvent{ToolKind: ToolKindCodeModeExec, ToolInputKind: in.Language, ToolName: "exec",
+			CallID: callID, Input: args, Scope: run.opts.Scope})
+		if d.Block {
+			return run.failed(abi.CodeInvalidInput, "blocked", "exec was blocked before execution: "+d.Reason)
+		}
+		if d.Input != nil {
+			if in, err = source.ParseInput(d.Input); err != nil {
+				return run.inputFailure(err)
+			}
+		}
+	}
 	js, err := source.Check(in.Code, in.Language, run.rt.cfg.Languages)
 	if err != nil {
 		return run.inputFailure(err)

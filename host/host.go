@@ -42,6 +42,8 @@ type Tool struct {
 	ReplaySafe bool
 	// DirectOnly tools stay visible to the model and are never catalogued.
 	DirectOnly bool
+	// RequireApproval sends every call through [Hooks.Approve] first.
+	RequireApproval bool
 	// Execute runs the tool. It must honour ctx cancellation.
 	Execute func(ctx context.Context, call Call) (ToolResult, error)
 }
@@ -87,6 +89,8 @@ type Options struct {
 	Engine abi.Engine
 	// Logger receives configuration warnings and debug output.
 	Logger *slog.Logger
+	// Hooks see every call: the exec call itself and each nested call.
+	Hooks Hooks
 }
 
 // Prelude is the guest API that an engine must evaluate into its template.
@@ -102,6 +106,8 @@ type Runtime struct {
 	logger   *slog.Logger
 	store    *store
 	debug    debugMode
+	hooks    Hooks
+	outputs  contracts
 	closeMu  sync.Mutex
 	isClosed bool
 }
@@ -138,6 +144,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	}
 	r.store = newStore()
 	r.debug = debugFromEnv()
+	r.hooks = o.Hooks
 	return r, nil
 }
 

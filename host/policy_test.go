@@ -1,0 +1,135 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestHooksSeeBlockAndRewriteCalls(t *testing.T) {
+	var mu sync.Mutex
+	var events []ToolEvent
+	var after []string
+	hooks := Hooks{
+		BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
+			mu.Lock()
+			events = append(events, e)
+			mu.Unlock()
+			switch {
+			case e.ToolName == "shipping_mark_paid":
+				return Decision{Block: true, Reason: "payments are frozen"}
+			case e.ToolName == "echo":
+				return Decision{Input: json.RawMessage(`{"rewritten":true}`)}
+			}
+			return Decision{}
+		},
+		AfterToolCall: func(ctx context.Context, e ToolEvent, r ToolResult, err error) {
+			mu.Lock()
+			after = append(after, e.ToolID)
+			mu.Unlock()
+		},
+	}
+	ran := false
+	markPaid := Tool{Name: "shipping_mark_paid", Execute: func(context.Context, Call) (ToolResult, error) { ran = true; return ToolResult{}, nil }}
+	echo := Tool{Name: "echo", Execute: func(ctx context.Context, c Call) (ToolResult, error) { return ToolResult{Details: c.Input}, nil }}
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{markPaid, echo}, Hooks: hooks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{})
+	r := run.Exec(context.Background(), "call_9", json.RawMessage(`{"code":"let m; try { await tools.shipping_mark_paid({id: 'a'}) } catch (e) { m = e.message } return [m, await tools.echo({a: 1})]","language":"javascript"}`))
+	if string(r.Value) != `["Tool \"openclaw:core:shipping_mark_paid\" was blocked before execution: payments are frozen",{"rewritten":true}]` {
+		t.Fatalf("%+v", r)
+	}
+	if ran {
+		t.Fatal("a blocked tool ran")
+	}
+	if len(events) != 3 || events[0].ToolKind != ToolKindCodeModeExec || events[0].ToolInputKind != "javascript" ||
+		events[0].CallID != "call_9" || events[1].ParentCallID != "call_9" || events[1].ToolID != "openclaw:core:shipping_mark_paid" {
+		t.Fatalf("events %+v", events)
+	}
+	if strings.Join(after, ",") != "openclaw:core:echo" {
+		t.Fatalf("after hooks %v", after)
+	}
+}
+
+func TestBlockedExec(t *testing.T) {
+	hooks := Hooks{BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
+		return Decision{Block: e.ToolKind == ToolKindCodeModeExec && e.ToolInputKind == "typescript", Reason: "no typescript today"}
+	}}
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Hooks: hooks})
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{})
+	if r := run.Exec(context.Background(), "c", json.RawMessage(`{"code":"return 1","language":"typescript"}`)); r.Error != "exec was blocked before execution: no typescript today" {
+		t.Fatalf("%+v", r)
+	}
+	if r := exec(t, run, "return 1"); string(r.Value) != "1" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
+	decide := make(chan bool)
+	asked := make(chan ToolEvent, 4)
+	hooks := Hooks{Approve: func(ctx context.Context, e ToolEvent) (bool, string, error) {
+		asked <- e
+		select {
+		case ok := <-decide:
+			return ok, "the operator said no", nil
+		case <-ctx.Done():
+			return false, "", ctx.Err()
+		}
+	}}
+	send := Tool{Name: "send", RequireApproval: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{Details: "sent"}, nil
+	}}
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`{"enabled":true,"timeoutMs":150}`), Tools: []Tool{send}, Hooks: hooks})
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `const a = await tools.send({}); let b; try { await tools.send({}) } catch (e) { b = e.message } return [a, b]`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("%+v", r)
+	}
+	<-asked
+	decide <- true
+	w := run.Wait(context.Background(), waitArgs(r.RunID))
+	if w.Status != StatusWaiting { // the second call now waits for its own approval
+		t.Fatalf("%+v", w)
+	}
+	<-asked
+	decide <- false
+	w = run.Wait(context.Background(), waitArgs(w.RunID))
+	if string(w.Value) != `["sent","Tool \"openclaw:core:send\" was blocked before execution: the operator said no"]` {
+		t.Fatalf("%+v", w)
+	}
+}
+
+func TestOutputContracts(t *testing.T) {
+	bad := Tool{Name: "liar", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"],"additionalProperties":false}`),
+		Execute: func(context.Context, Call) (ToolResult, error) { return ToolResult{Details: map[string]any{"n": "secret-value"}}, nil }}
+	ran := false
+	broken := Tool{Name: "broken", OutputSchema: json.RawMessage(`{"type": 12}`),
+		Execute: func(context.Context, Call) (ToolResult, error) { ran = true; return ToolResult{}, nil }}
+	client := Tool{Name: "claims", OutputSchema: json.RawMessage(`{"type":"number"}`),
+		Execute: func(context.Context, Call) (ToolResult, error) { return ToolResult{Details: "not a number"}, nil }}
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), bad, broken}})
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{ClientTools: []Tool{client}})
+	r := exec(t, run, `
+		const out = [(await tools.shipping_list()).length, await tools.claims()];
+		for (const id of ["liar", "broken"]) { try { await tools.callValue(id) } catch (e) { out.push(e.message) } }
+		return out;`)
+	want := `[3,"not a number","Tool \"openclaw:core:liar\" returned details that do not match its declared outputSchema.","Tool \"openclaw:core:broken\" has an invalid outputSchema."]`
+	if string(r.Value) != want {
+		t.Fatalf("%s %s", r.Value, r.Error)
+	}
+	if ran || strings.Contains(string(r.Value), "secret-value") {
+		t.Fatal("broken schema tool ran, or the mismatching value was printed")
+	}
+	if idx := run.Tools()[0].Description; strings.Contains(idx, `"client:client:claims" unknown -> number`) {
+		t.Fatal("a client output claim became a hint")
+	}
+}
