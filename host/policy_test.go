@@ -109,7 +109,9 @@ func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
 
 func TestOutputContracts(t *testing.T) {
 	bad := Tool{Name: "liar", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"],"additionalProperties":false}`),
-		Execute: func(context.Context, Call) (ToolResult, error) { return ToolResult{Details: map[string]any{"n": "secret-value"}}, nil }}
+		Execute: func(context.Context, Call) (ToolResult, error) {
+			return ToolResult{Details: map[string]any{"n": "secret-value"}}, nil
+		}}
 	ran := false
 	broken := Tool{Name: "broken", OutputSchema: json.RawMessage(`{"type": 12}`),
 		Execute: func(context.Context, Call) (ToolResult, error) { ran = true; return ToolResult{}, nil }}
