@@ -1,0 +1,166 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// call runs tools/call. A result with isError is a value (the guest's promise
+// resolves with it); a JSON-RPC error, a timeout or a lost connection is a Go
+// error (the guest's promise rejects).
+func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (host.ToolResult, error) {
+	session, err := s.current()
+	if err != nil {
+		return host.ToolResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.c.timeout)
+	defer cancel()
+	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: arguments(input)})
+	if err != nil {
+		return host.ToolResult{}, s.callError(ctx, session, "tool "+tool, err)
+	}
+	content := make([]json.RawMessage, 0, len(res.Content))
+	for _, c := range res.Content {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return host.ToolResult{}, fmt.Errorf("MCP server %s: tool %s: unreadable content: %v", s.name, tool, err)
+		}
+		content = append(content, b)
+	}
+	details := map[string]any{"content": content}
+	if res.StructuredContent != nil {
+		details["structuredContent"] = res.StructuredContent
+	}
+	if res.IsError {
+		details["isError"] = true
+	}
+	return host.ToolResult{Content: content, Details: details}, nil
+}
+
+// arguments is the tools/call arguments object: {} for a missing or null
+// input, never null (some servers reject null).
+func arguments(input json.RawMessage) json.RawMessage {
+	if len(input) == 0 || string(input) == "null" {
+		return json.RawMessage("{}")
+	}
+	return input
+}
+
+// callError turns a failed request into the message the guest sees.
+// A lost connection marks the session down at once, so the next call fails
+// fast as unavailable instead of racing the supervisor.
+func (s *server) callError(ctx context.Context, session *sdk.ClientSession, what string, err error) error {
+	var rpc *jsonrpc.Error
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("MCP server %s: %s timed out after %s", s.name, what, s.c.timeout)
+	case errors.Is(ctx.Err(), context.Canceled):
+		return fmt.Errorf("MCP server %s: %s cancelled", s.name, what)
+	case errors.As(err, &rpc):
+		return fmt.Errorf("MCP server %s: %s failed: %s (code %d)", s.name, what, rpc.Message, rpc.Code)
+	case errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		s.lost(session, err)
+		return fmt.Errorf("MCP server %s: connection lost during %s", s.name, what)
+	}
+	return fmt.Errorf("MCP server %s: %s failed: %v", s.name, what, err)
+}
+
+// request serves resources/list, resources/read, prompts/list and
+// prompts/get.
+func (s *server) request(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	session, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.c.timeout)
+	defer cancel()
+	params = arguments(params)
+	var res any
+	switch method {
+	case "resources/list":
+		var p sdk.ListResourcesParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			res, err = session.ListResources(ctx, &p)
+		}
+	case "resources/read":
+		var p sdk.ReadResourceParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			res, err = session.ReadResource(ctx, &p)
+		}
+	case "prompts/list":
+		var p sdk.ListPromptsParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			res, err = session.ListPrompts(ctx, &p)
+		}
+	case "prompts/get":
+		var p sdk.GetPromptParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			res, err = session.GetPrompt(ctx, &p)
+		}
+	default:
+		return nil, fmt.Errorf("MCP server %s: unsupported method %s", s.name, method)
+	}
+	if err != nil {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &syntax) || errors.As(err, &typ) {
+			return nil, fmt.Errorf("MCP server %s: %s: invalid params: %v", s.name, method, err)
+		}
+		return nil, s.callError(ctx, session, method, err)
+	}
+	return res, nil
+}
+
+// checkInputSchema returns the tool's input schema as JSON, or why it cannot
+// be used: it must be an object schema whose properties are schemas and whose
+// required list names strings.
+func checkInputSchema(schema any) (json.RawMessage, error) {
+	if schema == nil {
+		return json.RawMessage(`{"type":"object"}`), nil
+	}
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %v", err)
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return nil, errors.New("input schema is not a JSON object")
+	}
+	if t, ok := m["type"]; ok {
+		var typ string
+		if json.Unmarshal(t, &typ) != nil || typ != "object" {
+			return nil, fmt.Errorf("input schema type is %s, not \"object\"", t)
+		}
+	}
+	if p, ok := m["properties"]; ok {
+		var props map[string]json.RawMessage
+		if json.Unmarshal(p, &props) != nil || props == nil {
+			return nil, errors.New("input schema properties is not an object")
+		}
+		for k, v := range props {
+			if !isObject(v) && string(v) != "true" && string(v) != "false" {
+				return nil, fmt.Errorf("input schema property %q is not a schema", k)
+			}
+		}
+	}
+	if r, ok := m["required"]; ok {
+		var req []string
+		if json.Unmarshal(r, &req) != nil {
+			return nil, errors.New("input schema required is not an array of strings")
+		}
+	}
+	return b, nil
+}
+
+func isObject(b []byte) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(b, &m) == nil && m != nil
+}

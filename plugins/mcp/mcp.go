@@ -1,0 +1,176 @@
+// Package mcp connects Code Mode to downstream MCP servers: their tools become
+// catalog entries (mcp:<server>:<tool>) reached through the guest's MCP
+// namespace, and their resources and prompts are served to
+// MCP.<server>.resources and MCP.<server>.prompts.
+//
+// A [Client] is a [host.MCPSource]: pass it in [host.Options].Sources. It
+// starts every configured server once, in parallel, and keeps it connected:
+// a server that exits is restarted with backoff, and a tools/list_changed
+// notification refreshes its tool list for the runs prepared afterwards.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// ServerConfig is one entry of the mcpServers map users already have in their
+// MCP clients: Command (with Args, Env and Cwd) for a stdio server, or URL
+// (with Headers) for a streamable HTTP server. Exactly one of Command, URL
+// and Transport must be set.
+type ServerConfig struct {
+	// Command is the executable of a stdio server, looked up in PATH.
+	Command string
+	Args    []string
+	// Env is added to this process's environment for the server.
+	Env map[string]string
+	// Cwd is the server's working directory; empty means this process's.
+	Cwd string
+	// URL is the endpoint of a streamable HTTP server; Headers are sent with
+	// every request (for example Authorization).
+	URL     string
+	Headers map[string]string
+	// DirectOnly names tools passed through to the model unchanged instead of
+	// being catalogued, for example tools that return images.
+	DirectOnly []string
+	// Transport is an in-process transport (for example one of the SDK's
+	// in-memory pair) used instead of Command or URL. It is connected once: a
+	// server behind it that goes away is not restarted.
+	Transport sdk.Transport
+}
+
+// Options configure [Start]. A nil *Options means no servers.
+type Options struct {
+	// Servers maps server names (the <server> of mcp:<server>:<tool>) to their
+	// configuration.
+	Servers map[string]ServerConfig
+	// CallTimeout bounds one tools/call, resources or prompts request; zero
+	// means 60 seconds. A call that outlives a cell's deadline keeps running
+	// (the cell is parked for wait) until it settles or this timeout passes.
+	CallTimeout time.Duration
+	// Logger receives connection, restart and dropped-tool warnings; nil
+	// discards them.
+	Logger *slog.Logger
+}
+
+const defaultCallTimeout = 60 * time.Second
+
+// Client holds the connections to the configured servers. It is safe for
+// concurrent use.
+type Client struct {
+	timeout time.Duration
+	logger  *slog.Logger
+	names   []string // sorted server names
+	servers map[string]*server
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+
+	closeOnce sync.Once
+}
+
+// Start validates the configuration, connects to every server in parallel and
+// returns once each has either listed its tools or failed its first attempt.
+// A server whose first attempt fails is retried in the background with
+// backoff (its tools appear when it comes up); only a configuration error
+// fails Start. The servers stay connected until [Client.Close]; ctx bounds
+// Start only.
+func Start(ctx context.Context, opts *Options) (*Client, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, servers: map[string]*server{}}
+	if c.timeout <= 0 {
+		c.timeout = defaultCallTimeout
+	}
+	if c.logger == nil {
+		c.logger = slog.New(slog.DiscardHandler)
+	}
+	for name, cfg := range o.Servers {
+		if err := validate(name, cfg); err != nil {
+			return nil, err
+		}
+		c.names = append(c.names, name)
+	}
+	slices.Sort(c.names)
+	life, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	for _, name := range c.names {
+		s := newServer(c, name, o.Servers[name])
+		c.servers[name] = s
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			s.supervise(life)
+		}()
+	}
+	for _, name := range c.names {
+		select {
+		case <-c.servers[name].first:
+		case <-ctx.Done():
+			c.Close()
+			return nil, fmt.Errorf("start MCP servers: %w", ctx.Err())
+		}
+	}
+	return c, nil
+}
+
+func validate(name string, cfg ServerConfig) error {
+	if name == "" {
+		return errors.New("configure MCP server: empty server name")
+	}
+	set := 0
+	for _, b := range []bool{cfg.Command != "", cfg.URL != "", cfg.Transport != nil} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return fmt.Errorf("configure MCP server %q: set exactly one of command, url or an in-process transport", name)
+	}
+	return nil
+}
+
+// Close disconnects every server and stops their processes. It is safe to
+// call more than once.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.cancel()
+		for _, s := range c.servers {
+			s.closeSession()
+		}
+		c.wg.Wait()
+	})
+	return nil
+}
+
+// Tools implements [host.Source]: every connected server's tools, in server
+// name order, each in the order the server listed them. A server that is
+// restarting keeps its last known tools, whose calls fail until it is back.
+func (c *Client) Tools() []host.Tool {
+	var out []host.Tool
+	for _, name := range c.names {
+		out = append(out, c.servers[name].currentTools()...)
+	}
+	return out
+}
+
+// MCPRequest implements [host.MCPSource] for "resources/list",
+// "resources/read", "prompts/list" and "prompts/get".
+func (c *Client) MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error) {
+	s, ok := c.servers[server]
+	if !ok {
+		return nil, host.ErrUnknownServer
+	}
+	return s.request(ctx, method, params)
+}

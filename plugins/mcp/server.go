@@ -1,0 +1,346 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"sync"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// Restart backoff: it doubles from minBackoff up to maxBackoff and starts
+// over once a session has stayed up for stableAfter.
+const (
+	minBackoff  = 100 * time.Millisecond
+	maxBackoff  = 30 * time.Second
+	stableAfter = 10 * time.Second
+	// terminateAfter is how long closing a stdio server waits after closing
+	// its stdin before SIGTERM (the SDK's default is 5 s).
+	terminateAfter = 2 * time.Second
+	// protocolVersion is the one negotiated with downstream servers: the last
+	// version with the initialize handshake and session-scoped notifications
+	// (tools/list_changed), which every reference server speaks.
+	protocolVersion = "2025-11-25"
+)
+
+// server is one configured downstream server and its supervisor's state.
+type server struct {
+	c      *Client
+	name   string
+	cfg    ServerConfig
+	direct map[string]bool
+	first  chan struct{} // closed after the first connection attempt
+
+	mu      sync.Mutex
+	session *sdk.ClientSession // nil while down
+	cmd     *exec.Cmd          // the running stdio process, if any
+	down    error              // why the server is down
+	tools   []host.Tool
+	closed  bool
+
+	refresh chan struct{} // tools/list_changed, coalesced
+}
+
+func newServer(c *Client, name string, cfg ServerConfig) *server {
+	s := &server{c: c, name: name, cfg: cfg, direct: map[string]bool{}, first: make(chan struct{}),
+		refresh: make(chan struct{}, 1), down: errors.New("not connected yet")}
+	for _, n := range cfg.DirectOnly {
+		s.direct[n] = true
+	}
+	return s
+}
+
+func (s *server) log() *slog.Logger { return s.c.logger.With("server", s.name) }
+
+// supervise connects, lists tools, waits for the session to end and
+// reconnects with backoff until ctx is cancelled.
+func (s *server) supervise(ctx context.Context) {
+	backoff := minBackoff
+	firstDone := false
+	markFirst := func() {
+		if !firstDone {
+			firstDone = true
+			close(s.first)
+		}
+	}
+	defer markFirst()
+	for ctx.Err() == nil {
+		started := time.Now()
+		err := s.connect(ctx)
+		markFirst()
+		if err == nil {
+			err = s.serve(ctx)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		s.setDown(err)
+		if time.Since(started) >= stableAfter {
+			backoff = minBackoff
+		}
+		if s.cfg.Transport != nil {
+			s.log().Warn("MCP server disconnected; an in-process transport is not reconnected", "error", err)
+			return
+		}
+		s.log().Warn("MCP server down; restarting", "error", err, "backoff", backoff)
+		select {
+		case <-time.After(backoff):
+		case <-ctx.Done():
+			return
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// connect starts the server (or opens its HTTP session), initializes it and
+// lists its tools.
+func (s *server) connect(ctx context.Context) error {
+	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ClientOptions{
+		// Empty capabilities: no roots, so servers never ask for them.
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			select {
+			case s.refresh <- struct{}{}:
+			default:
+			}
+		},
+	})
+	var transport sdk.Transport
+	var cmd *exec.Cmd
+	switch {
+	case s.cfg.Transport != nil:
+		transport = s.cfg.Transport
+	case s.cfg.URL != "":
+		transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, MaxRetries: 2,
+			HTTPClient: &http.Client{Transport: headerTransport{s.cfg.Headers}}}
+	default:
+		cmd = exec.Command(s.cfg.Command, s.cfg.Args...)
+		cmd.Dir = s.cfg.Cwd
+		cmd.Env = os.Environ()
+		for k, v := range s.cfg.Env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		cmd.Stderr = &stderrLog{logger: s.log()}
+		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.c.timeout)
+	defer cancel()
+	session, err := client.Connect(cctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	tools, err := s.listTools(cctx, session)
+	if err != nil {
+		session.Close()
+		return err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		session.Close()
+		return errors.New("client closed")
+	}
+	s.session, s.cmd, s.tools, s.down = session, cmd, tools, nil
+	s.mu.Unlock()
+	s.log().Info("MCP server connected", "tools", len(tools))
+	return nil
+}
+
+// serve refreshes the tool list on tools/list_changed until the session ends.
+func (s *server) serve(ctx context.Context) error {
+	s.mu.Lock()
+	session := s.session
+	s.mu.Unlock()
+	ended := make(chan error, 1)
+	go func() { ended <- session.Wait() }()
+	for {
+		select {
+		case err := <-ended:
+			session.Close()
+			if err == nil {
+				err = errors.New("connection closed")
+			}
+			return err
+		case <-ctx.Done():
+			session.Close()
+			return ctx.Err()
+		case <-s.refresh:
+			lctx, cancel := context.WithTimeout(ctx, s.c.timeout)
+			tools, err := s.listTools(lctx, session)
+			cancel()
+			if err != nil {
+				s.log().Warn("MCP tools/list after list_changed failed; keeping the previous list", "error", err)
+				continue
+			}
+			s.mu.Lock()
+			if s.session == session {
+				s.tools = tools
+			}
+			s.mu.Unlock()
+			s.log().Info("MCP tool list refreshed", "tools", len(tools))
+		}
+	}
+}
+
+func (s *server) setDown(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.session != nil {
+		s.session.Close()
+	}
+	s.session, s.cmd, s.down = nil, nil, err
+}
+
+// lost marks session down after a call saw its connection fail; the
+// supervisor restarts the server when the session's Wait returns.
+func (s *server) lost(session *sdk.ClientSession, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.session == session {
+		s.session, s.down = nil, fmt.Errorf("connection lost: %w", err)
+	}
+}
+
+func (s *server) closeSession() {
+	s.mu.Lock()
+	s.closed = true
+	session := s.session
+	s.session, s.cmd = nil, nil
+	s.down = errors.New("client closed")
+	s.mu.Unlock()
+	if session != nil {
+		session.Close()
+	}
+}
+
+func (s *server) currentTools() []host.Tool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.tools)
+}
+
+// current returns the live session, or a catchable error while the server
+// is down.
+func (s *server) current() (*sdk.ClientSession, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.session == nil {
+		return nil, fmt.Errorf("MCP server %s is unavailable (%v); it is being restarted, try again later", s.name, s.down)
+	}
+	return s.session, nil
+}
+
+// listTools reads every page of tools/list and turns each usable tool into a
+// host tool; a tool with a broken schema or a duplicate name is dropped with a
+// warning.
+func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]host.Tool, error) {
+	var out []host.Tool
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page >= 1000 {
+			return nil, errors.New("tools/list: more than 1000 pages")
+		}
+		res, err := session.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		for _, t := range res.Tools {
+			if t == nil {
+				continue
+			}
+			ht, err := s.hostTool(t)
+			if err == nil && seen[t.Name] {
+				err = errors.New("duplicate tool name")
+			}
+			if err != nil {
+				s.log().Warn("MCP tool dropped", "tool", t.Name, "error", err)
+				continue
+			}
+			seen[t.Name] = true
+			out = append(out, ht)
+		}
+		if res.NextCursor == "" || res.NextCursor == cursor {
+			return out, nil
+		}
+		cursor = res.NextCursor
+	}
+}
+
+func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
+	if t.Name == "" {
+		return host.Tool{}, errors.New("empty tool name")
+	}
+	in, err := checkInputSchema(t.InputSchema)
+	if err != nil {
+		return host.Tool{}, err
+	}
+	var out json.RawMessage
+	if t.OutputSchema != nil {
+		if b, err := json.Marshal(t.OutputSchema); err == nil && isObject(b) {
+			out = b
+		} // an unusable output schema is only a claim: drop the claim, keep the tool
+	}
+	label := t.Title
+	if label == "" && t.Annotations != nil {
+		label = t.Annotations.Title
+	}
+	name := t.Name
+	return host.Tool{
+		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
+		InputSchema: in, OutputSchema: out, DirectOnly: s.direct[name],
+		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
+			return s.call(ctx, name, call.Input)
+		},
+	}, nil
+}
+
+// headerTransport adds configured headers to every request.
+type headerTransport struct{ headers map[string]string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// stderrLog forwards a stdio server's stderr to the logger at debug level.
+type stderrLog struct {
+	logger *slog.Logger
+	mu     sync.Mutex
+	buf    []byte
+}
+
+func (w *stderrLog) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.logger.Debug("MCP server stderr", "line", string(bytes.TrimRight(w.buf[:i], "\r")))
+		w.buf = w.buf[i+1:]
+	}
+	if len(w.buf) > 4096 {
+		w.logger.Debug("MCP server stderr", "line", string(w.buf))
+		w.buf = w.buf[:0]
+	}
+	return len(p), nil
+}
