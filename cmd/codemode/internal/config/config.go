@@ -1,0 +1,431 @@
+// Package config loads the codemode command's configuration file: JSON5 with
+// tools.codeMode, tool allow/deny and direct-only lists, plugin switches and
+// downstream MCP servers.
+//
+// Errors name the file, line, column and field; unknown keys are warnings, so
+// a typo is reported instead of silently ignored.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// knownPlugins are the plugin ids the codemode command can switch on.
+var knownPlugins = []string{"demo"}
+
+// File is a loaded configuration file.
+type File struct {
+	Path string
+	// CodeMode is the tools.codeMode value as JSON, or nil when the key is
+	// absent (code mode off, as the contract says). It has been checked with
+	// [host.ResolveConfig].
+	CodeMode json.RawMessage
+	// Allow is tools.allow: nil when absent (every tool), otherwise the only
+	// tool names kept, so an empty list keeps none. Deny is tools.deny.
+	Allow []string
+	Deny  []string
+	// DirectOnly is tools.directOnly: names of registered (plugin) tools that
+	// stay visible to the model instead of being catalogued.
+	DirectOnly []string
+	// Plugins holds the switch of each plugin named under plugins; a plugin
+	// not named is off.
+	Plugins map[string]bool
+	// MCPServers are the downstream MCP servers, sorted by name.
+	MCPServers []MCPServer
+	// Warnings are "file:line:col: field: message" lines: unknown keys and
+	// tools.codeMode values that were replaced or clamped.
+	Warnings []string
+
+	root *Node
+}
+
+// MCPServer is one entry of mcpServers: a command to start (stdio) or a URL
+// (streamable HTTP).
+type MCPServer struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     map[string]string
+	Cwd     string
+	URL     string
+	Headers map[string]string
+	// DirectOnly names tools of this server that stay visible to the model.
+	DirectOnly []string
+}
+
+// Error is a configuration value that cannot be used. Field is the dotted
+// path of the value ("tools.allow[1]"), empty for a syntax error.
+type Error struct {
+	File      string
+	Line, Col int
+	Field     string
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s", e.File, e.Line, e.Col, e.Field, e.Msg)
+}
+
+// Load reads and parses the file at path.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse parses data, naming path in errors and warnings.
+func Parse(path string, data []byte) (*File, error) {
+	root, err := ParseJSON5(data)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return nil, &Error{File: path, Line: se.Line, Col: se.Col, Msg: se.Msg}
+		}
+		return nil, err
+	}
+	f := &File{Path: path, Plugins: map[string]bool{}, root: root}
+	d := &decoder{f: f}
+	d.top(root)
+	if d.err != nil {
+		return nil, d.err
+	}
+	return f, nil
+}
+
+// Pos returns "file:line:col" of the value at the dotted field path, or of
+// its closest present parent.
+func (f *File) Pos(field string) string {
+	n := lookup(f.root, field)
+	return fmt.Sprintf("%s:%d:%d", f.Path, n.Line, n.Col)
+}
+
+// lookup finds the node at a dotted field path ("a.b[2]", `a["x.y"]`), or
+// its closest present parent.
+func lookup(root *Node, field string) *Node {
+	n := root
+	for _, part := range splitField(field) {
+		var c *Node
+		if n.Kind == Array && strings.HasPrefix(part, "[") {
+			var i int
+			if _, err := fmt.Sscanf(part, "[%d]", &i); err == nil && i >= 0 && i < len(n.Elems) {
+				c = n.Elems[i]
+			}
+		} else if strings.HasPrefix(part, "[") {
+			var key string
+			if _, err := fmt.Sscanf(part[1:], "%q", &key); err == nil {
+				c = n.Get(key)
+			}
+		} else {
+			c = n.Get(part)
+		}
+		if c == nil {
+			break
+		}
+		n = c
+	}
+	return n
+}
+
+// splitField splits `a.b[2]["x.y"].c` into a, b, [2], ["x.y"], c.
+func splitField(field string) []string {
+	var parts []string
+	cur := ""
+	flush := func() {
+		if cur != "" {
+			parts = append(parts, cur)
+		}
+		cur = ""
+	}
+	for i := 0; i < len(field); i++ {
+		switch c := field[i]; c {
+		case '.':
+			flush()
+		case '[':
+			flush()
+			j, quoted := i+1, false
+			for ; j < len(field); j++ {
+				if field[j] == '\\' && quoted {
+					j++
+				} else if field[j] == '"' {
+					quoted = !quoted
+				} else if field[j] == ']' && !quoted {
+					break
+				}
+			}
+			end := min(j+1, len(field))
+			parts = append(parts, field[i:end])
+			i = end - 1
+		default:
+			cur += string(c)
+		}
+	}
+	flush()
+	return parts
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+func join(parent, key string) string {
+	if !identRE.MatchString(key) {
+		key = fmt.Sprintf("[%q]", key)
+		return parent + key
+	}
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+type decoder struct {
+	f   *File
+	err error
+}
+
+func (d *decoder) fail(n *Node, field, format string, args ...any) {
+	if d.err == nil {
+		d.err = &Error{File: d.f.Path, Line: n.Line, Col: n.Col, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (d *decoder) warn(line, col int, field, msg string) {
+	d.f.Warnings = append(d.f.Warnings, fmt.Sprintf("%s:%d:%d: %s: %s", d.f.Path, line, col, field, msg))
+}
+
+// object checks that n is an object and calls each known key's handler in
+// source order; other keys are warnings.
+func (d *decoder) object(n *Node, field string, keys map[string]func(v *Node, field string)) {
+	if n.Kind != Object {
+		d.fail(n, field, "must be an object, not %s", article(n.Kind))
+		return
+	}
+	for _, m := range n.Members {
+		sub := join(field, m.Key)
+		h, ok := keys[m.Key]
+		if !ok {
+			d.warn(m.Line, m.Col, sub, "unknown key ignored")
+			continue
+		}
+		h(m.Value, sub)
+		if d.err != nil {
+			return
+		}
+	}
+}
+
+func article(k Kind) string {
+	switch k {
+	case Array, Object:
+		return "an " + k.String()
+	case Null:
+		return "null"
+	}
+	return "a " + k.String()
+}
+
+func (d *decoder) str(n *Node, field string, dst *string) {
+	if n.Kind != String {
+		d.fail(n, field, "must be a string, not %s", article(n.Kind))
+		return
+	}
+	*dst = n.Str
+}
+
+func (d *decoder) strings(n *Node, field string, dst *[]string) {
+	if n.Kind != Array {
+		d.fail(n, field, "must be an array of strings, not %s", article(n.Kind))
+		return
+	}
+	out := []string{}
+	for i, e := range n.Elems {
+		if e.Kind != String {
+			d.fail(e, fmt.Sprintf("%s[%d]", field, i), "must be a string, not %s", article(e.Kind))
+			return
+		}
+		out = append(out, e.Str)
+	}
+	*dst = out
+}
+
+func (d *decoder) stringMap(n *Node, field string, dst *map[string]string) {
+	if n.Kind != Object {
+		d.fail(n, field, "must be an object of strings, not %s", article(n.Kind))
+		return
+	}
+	out := map[string]string{}
+	for _, m := range n.Members {
+		if m.Value.Kind != String {
+			d.fail(m.Value, join(field, m.Key), "must be a string, not %s", article(m.Value.Kind))
+			return
+		}
+		out[m.Key] = m.Value.Str
+	}
+	*dst = out
+}
+
+func (d *decoder) top(root *Node) {
+	d.object(root, "", map[string]func(*Node, string){
+		"$schema":    func(*Node, string) {},
+		"tools":      d.tools,
+		"plugins":    d.plugins,
+		"mcpServers": d.mcpServers,
+	})
+}
+
+func (d *decoder) tools(n *Node, field string) {
+	d.object(n, field, map[string]func(*Node, string){
+		"codeMode":   d.codeMode,
+		"allow":      func(v *Node, f string) { d.strings(v, f, &d.f.Allow) },
+		"deny":       func(v *Node, f string) { d.strings(v, f, &d.f.Deny) },
+		"directOnly": func(v *Node, f string) { d.strings(v, f, &d.f.DirectOnly) },
+	})
+}
+
+// codeMode checks tools.codeMode with the host's own resolver, so the file
+// is refused for exactly the values the host refuses, and places its
+// findings on the right line.
+func (d *decoder) codeMode(n *Node, field string) {
+	raw := n.JSON()
+	_, warnings, err := host.ResolveConfig(raw, nil)
+	if err != nil {
+		var ce *host.ConfigError
+		if errors.As(err, &ce) {
+			at := d.node(ce.Field)
+			d.fail(at, ce.Field, "%s", ce.Problem)
+			return
+		}
+		d.fail(n, field, "%v", err)
+		return
+	}
+	for _, w := range warnings {
+		sub, msg, ok := strings.Cut(w, ": ")
+		if !ok {
+			sub, msg = field, w
+		}
+		line, col := d.keyPos(sub)
+		d.f.Warnings = append(d.f.Warnings, fmt.Sprintf("%s:%d:%d: %s: %s", d.f.Path, line, col, sub, msg))
+	}
+	d.f.CodeMode = raw
+}
+
+// node finds the node at a dotted field path, or its closest present parent.
+func (d *decoder) node(field string) *Node { return lookup(d.f.root, field) }
+
+// keyPos is where the key of the field starts, or where its closest present
+// parent's value starts.
+func (d *decoder) keyPos(field string) (line, col int) {
+	parts := splitField(field)
+	if len(parts) > 0 {
+		last := parts[len(parts)-1]
+		parent := lookup(d.f.root, field[:len(field)-len(last)])
+		for _, m := range parent.Members {
+			if m.Key == strings.Trim(last, `[]"`) {
+				return m.Line, m.Col
+			}
+		}
+	}
+	n := d.node(field)
+	return n.Line, n.Col
+}
+
+func (d *decoder) plugins(n *Node, field string) {
+	if n.Kind != Object {
+		d.fail(n, field, "must be an object, not %s", article(n.Kind))
+		return
+	}
+	for _, m := range n.Members {
+		sub := join(field, m.Key)
+		if !slices.Contains(knownPlugins, m.Key) {
+			d.warn(m.Line, m.Col, sub, fmt.Sprintf("unknown plugin ignored (known: %s)", strings.Join(knownPlugins, ", ")))
+			continue
+		}
+		v := m.Value
+		switch v.Kind {
+		case Bool:
+			d.f.Plugins[m.Key] = v.Bool
+		case Object:
+			on := true
+			d.object(v, sub, map[string]func(*Node, string){
+				"enabled": func(v *Node, f string) {
+					if v.Kind != Bool {
+						d.fail(v, f, "must be a boolean, not %s", article(v.Kind))
+						return
+					}
+					on = v.Bool
+				},
+			})
+			d.f.Plugins[m.Key] = on
+		default:
+			d.fail(v, sub, "must be a boolean or an object with enabled, not %s", article(v.Kind))
+		}
+		if d.err != nil {
+			return
+		}
+	}
+}
+
+var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+func (d *decoder) mcpServers(n *Node, field string) {
+	if n.Kind != Object {
+		d.fail(n, field, "must be an object of servers by name, not %s", article(n.Kind))
+		return
+	}
+	for _, m := range n.Members {
+		sub := join(field, m.Key)
+		if !serverNameRE.MatchString(m.Key) {
+			d.fail(&Node{Line: m.Line, Col: m.Col}, sub, "server names use letters, digits, '_', '.' and '-', starting with a letter or digit")
+			return
+		}
+		s := MCPServer{Name: m.Key}
+		var typ string
+		var typNode *Node
+		commandOnly, urlOnly := false, false
+		d.object(m.Value, sub, map[string]func(*Node, string){
+			"type":       func(v *Node, f string) { typNode = v; d.str(v, f, &typ) },
+			"command":    func(v *Node, f string) { d.str(v, f, &s.Command) },
+			"args":       func(v *Node, f string) { commandOnly = true; d.strings(v, f, &s.Args) },
+			"env":        func(v *Node, f string) { commandOnly = true; d.stringMap(v, f, &s.Env) },
+			"cwd":        func(v *Node, f string) { commandOnly = true; d.str(v, f, &s.Cwd) },
+			"url":        func(v *Node, f string) { d.str(v, f, &s.URL) },
+			"headers":    func(v *Node, f string) { urlOnly = true; d.stringMap(v, f, &s.Headers) },
+			"directOnly": func(v *Node, f string) { d.strings(v, f, &s.DirectOnly) },
+		})
+		if d.err != nil {
+			return
+		}
+		switch {
+		case s.Command == "" && s.URL == "":
+			d.fail(m.Value, sub, "needs a command (stdio) or a url (streamable HTTP)")
+		case s.Command != "" && s.URL != "":
+			d.fail(m.Value, sub, "has both command and url; give one")
+		case typ != "" && typ != "stdio" && typ != "http":
+			d.fail(typNode, sub+".type", "must be \"stdio\" or \"http\", not %q", typ)
+		case typ == "stdio" && s.Command == "":
+			d.fail(typNode, sub+".type", "\"stdio\" needs a command")
+		case typ == "http" && s.URL == "":
+			d.fail(typNode, sub+".type", "\"http\" needs a url")
+		case s.Command == "" && commandOnly:
+			d.fail(m.Value, sub, "args, env and cwd apply only to a command")
+		case s.URL == "" && urlOnly:
+			d.fail(m.Value, sub, "headers apply only to a url")
+		}
+		if d.err != nil {
+			return
+		}
+		d.f.MCPServers = append(d.f.MCPServers, s)
+	}
+	slices.SortFunc(d.f.MCPServers, func(a, b MCPServer) int { return strings.Compare(a.Name, b.Name) })
+}

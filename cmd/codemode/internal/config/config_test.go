@@ -1,0 +1,156 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const full = `// codemode configuration
+{
+  $schema: "ignored",
+  tools: {
+    codeMode: { enabled: true, timeoutMs: 5000, },
+    allow: ['shipping_list', "mcp:docs:search_docs"],
+    deny: [],
+    directOnly: ["chart_image"],
+  },
+  plugins: { demo: true },
+  mcpServers: {
+    zeta: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer x" } },
+    alpha: { command: "npx", args: ["-y", "server"], env: { TOKEN: "t" }, cwd: "/tmp", directOnly: ["shot"], type: "stdio" },
+  },
+}
+`
+
+func TestParseFull(t *testing.T) {
+	f, err := Parse("cfg.json5", []byte(full))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(f.CodeMode) != `{"enabled":true,"timeoutMs":5000}` {
+		t.Errorf("CodeMode = %s", f.CodeMode)
+	}
+	if !reflect.DeepEqual(f.Allow, []string{"shipping_list", "mcp:docs:search_docs"}) || f.Deny == nil || len(f.Deny) != 0 {
+		t.Errorf("Allow, Deny = %q, %#v", f.Allow, f.Deny)
+	}
+	if !reflect.DeepEqual(f.DirectOnly, []string{"chart_image"}) || !f.Plugins["demo"] {
+		t.Errorf("DirectOnly, Plugins = %q, %v", f.DirectOnly, f.Plugins)
+	}
+	want := []MCPServer{
+		{Name: "alpha", Command: "npx", Args: []string{"-y", "server"}, Env: map[string]string{"TOKEN": "t"}, Cwd: "/tmp", DirectOnly: []string{"shot"}},
+		{Name: "zeta", URL: "http://127.0.0.1:9/mcp", Headers: map[string]string{"Authorization": "Bearer x"}},
+	}
+	if !reflect.DeepEqual(f.MCPServers, want) {
+		t.Errorf("MCPServers = %+v\nwant %+v", f.MCPServers, want)
+	}
+	if len(f.Warnings) != 0 {
+		t.Errorf("Warnings = %q", f.Warnings)
+	}
+	if got := f.Pos("mcpServers.alpha.args[1]"); got != "cfg.json5:13:43" {
+		t.Errorf("Pos = %s", got)
+	}
+	if got := f.Pos("tools.nothing.here"); got != "cfg.json5:4:10" {
+		t.Errorf("Pos of a missing field = %s, want its closest parent", got)
+	}
+}
+
+func TestParseDefaults(t *testing.T) {
+	f, err := Parse("c", []byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.CodeMode != nil || f.Allow != nil || f.Deny != nil || len(f.Plugins) != 0 || f.MCPServers != nil {
+		t.Errorf("empty file = %+v, want all absent", f)
+	}
+	f, err = Parse("c", []byte(`{plugins: {demo: {enabled: false}}, tools: {codeMode: true}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if on, ok := f.Plugins["demo"]; !ok || on || string(f.CodeMode) != "true" {
+		t.Errorf("Plugins = %v, CodeMode = %s", f.Plugins, f.CodeMode)
+	}
+}
+
+func TestParseWarnings(t *testing.T) {
+	in := "{\n  tool: {},\n  tools: {\n    codeMode: { enabled: true, timeoutMs: 1, colour: 'red' },\n  },\n  plugins: { nope: true },\n}"
+	f, err := Parse("w.json5", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"w.json5:2:3: tool: unknown key ignored",
+		"w.json5:4:32: tools.codeMode.timeoutMs: 1 clamped to 100",
+		"w.json5:4:46: tools.codeMode.colour: unknown key ignored",
+		"w.json5:6:14: plugins.nope: unknown plugin ignored (known: demo)",
+	}
+	got := f.Warnings
+	sortedGot := strings.Join(got, "\n")
+	for _, w := range want {
+		if !strings.Contains(sortedGot, w) {
+			t.Errorf("warnings %q\nlack %q", got, w)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d warnings, want %d: %q", len(got), len(want), got)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"syntax", "{\n  tools: {,}\n}", "e.json5:2:11: unexpected ',', want a key or '}'"},
+		{"not an object", "[1]", "e.json5:1:1: must be an object, not an array"},
+		{"allow type", "{tools: {allow: 'x'}}", "e.json5:1:17: tools.allow: must be an array of strings, not a string"},
+		{"allow element", "{tools: {allow: ['x',\n 2]}}", "e.json5:2:2: tools.allow[1]: must be a string, not a number"},
+		{"code mode type", "{tools: {codeMode: {\n  enabled: 'yes'}}}", "e.json5:2:12: tools.codeMode.enabled:"},
+		{"code mode runtime", "{tools: {codeMode: {enabled: true, runtime: 'node'}}}", "e.json5:1:45: tools.codeMode.runtime:"},
+		{"code mode shape", "{tools: {codeMode: 3}}", "e.json5:1:20: tools.codeMode:"},
+		{"plugin switch", "{plugins: {demo: 'on'}}", "e.json5:1:18: plugins.demo: must be a boolean or an object with enabled, not a string"},
+		{"plugin enabled", "{plugins: {demo: {enabled: 1}}}", "e.json5:1:28: plugins.demo.enabled: must be a boolean, not a number"},
+		{"server neither", "{mcpServers: {a: {}}}", "e.json5:1:18: mcpServers.a: needs a command (stdio) or a url (streamable HTTP)"},
+		{"server both", "{mcpServers: {a: {command: 'x', url: 'y'}}}", "mcpServers.a: has both command and url"},
+		{"server name", "{mcpServers: {'a b': {command: 'x'}}}", `e.json5:1:15: mcpServers["a b"]: server names use`},
+		{"server env", "{mcpServers: {a: {command: 'x', env: {K: 1}}}}", "e.json5:1:42: mcpServers.a.env.K: must be a string, not a number"},
+		{"server type", "{mcpServers: {a: {command: 'x', type: 'sse'}}}", `e.json5:1:39: mcpServers.a.type: must be "stdio" or "http", not "sse"`},
+		{"server type mismatch", "{mcpServers: {a: {url: 'x', type: 'stdio'}}}", `mcpServers.a.type: "stdio" needs a command`},
+		{"headers without url", "{mcpServers: {a: {command: 'x', headers: {}}}}", "headers apply only to a url"},
+		{"args without command", "{mcpServers: {a: {url: 'x', args: []}}}", "args, env and cwd apply only to a command"},
+		{"dotted server name", "{mcpServers: {'a.b': {url: 'x', cwd: '/'}}}", `mcpServers["a.b"]: args, env and cwd`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse("e.json5", []byte(c.in))
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Parse(%q) error = %v, want a *Error", c.in, err)
+			}
+			if !strings.HasPrefix(err.Error(), c.want) && !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Parse(%q) = %q, want %q", c.in, err, c.want)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.json5")
+	if err := os.WriteFile(path, []byte(full), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(path + ".missing"); err == nil || !strings.Contains(err.Error(), "read config") {
+		t.Errorf("Load(missing) = %v", err)
+	}
+}
+
+func TestSplitField(t *testing.T) {
+	got := splitField(`a.b[2]["x.y"].c`)
+	want := []string{"a", "b", "[2]", `["x.y"]`, "c"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("splitField = %q, want %q", got, want)
+	}
+}
