@@ -26,6 +26,15 @@ type fixture struct {
 }
 
 func newFixture(t testing.TB, config string) *fixture {
+	f, err := buildFixture(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.rt.Close(context.Background()) })
+	return f
+}
+
+func buildFixture(config string) (*fixture, error) {
 	f := &fixture{cancelled: make(chan struct{}, 16)}
 	f.tools = []host.Tool{
 		{Name: "add", Description: "Add two numbers.",
@@ -56,11 +65,10 @@ func newFixture(t testing.TB, config string) *fixture {
 	}
 	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Tools: f.tools})
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	t.Cleanup(func() { rt.Close(context.Background()) })
 	f.rt = rt
-	return f
+	return f, nil
 }
 
 func testLogger(t testing.TB) *slog.Logger {
