@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +23,9 @@ type state struct {
 	id     string // cm_<uuid>, assigned when first parked
 	parent string // the exec's tool-call id
 	seq    int
+	// restartSafe runs never auto-drain; replayID names them for recovery.
+	restartSafe bool
+	replayID    string
 
 	next    abi.Ticket
 	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
@@ -46,6 +51,11 @@ type pendingCall struct {
 	id     string // nested tool-call id
 	method string
 	yield  bool
+	// A restart-safe run defers every call until wait, when it has checked
+	// that all of them are replay-safe.
+	deferred   bool
+	replaySafe bool
+	payload    string
 }
 
 type settled struct {
@@ -72,10 +82,36 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	st.seq++
 	pc := &pendingCall{id: fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), op, st.seq), method: op, yield: yield}
 	st.pending[t] = pc
-	if !yield {
-		go func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, op, payload)} }()
+	switch {
+	case yield:
+	case st.restartSafe:
+		pc.deferred, pc.payload, pc.replaySafe = true, payload, st.run.replaySafe(op, payload)
+	default:
+		st.start(t, pc, payload)
 	}
 	return t, nil
+}
+
+func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
+	pc.deferred = false
+	go func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, pc.method, payload)} }()
+}
+
+// replaySafe reports whether a bridge request may run in a restart-safe run:
+// catalog look-ups, and calls of tools marked replay-safe.
+func (run *Run) replaySafe(op, payload string) bool {
+	switch op {
+	case "search", "describe", "mcp_api":
+		return true
+	case "call", "callValue":
+		var a struct{ ID string }
+		if json.Unmarshal([]byte(payload), &a) != nil {
+			return false
+		}
+		e, err := run.catalog.Resolve(a.ID)
+		return err == nil && e.ReplaySafe
+	}
+	return false
 }
 
 func (st *state) inFlight() int {
@@ -157,6 +193,9 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 	}
 	st := run.newState(callID)
 	st.abort, st.deadline = ctx, time.Now().Add(run.rt.cfg.Timeout)
+	if st.restartSafe = in.RestartSafe; st.restartSafe {
+		st.replayID = replayID(run.opts, callID, in.Code)
+	}
 	cell, err := run.rt.engine.NewCell(ctx, run.limits(), st)
 	if err != nil {
 		st.cancel()
@@ -191,14 +230,17 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 		if len(st.pending) == 0 {
 			return st.finish(run.failed(abi.CodeInternalError, "", msgNoHostWork))
 		}
-		if st.hasYield() {
-			return st.park(ctx, cell)
-		}
-		if len(st.ready) > 0 {
+		if len(st.ready) > 0 { // results collected by wait, in completion order
 			s := st.ready[0]
 			st.ready = st.ready[1:]
 			step = st.deliver(ctx, cell, s)
 			continue
+		}
+		if st.restartSafe {
+			return st.parkRestartSafe(ctx, cell)
+		}
+		if st.hasYield() {
+			return st.park(ctx, cell)
 		}
 		select {
 		case s := <-st.done:
@@ -247,6 +289,7 @@ func (st *state) finish(r Result) Result {
 }
 
 func (st *state) withOutput(r Result) Result {
+	r.ReplaySafe = st.restartSafe
 	r.Output = st.output
 	st.output = nil
 	return r
@@ -279,7 +322,7 @@ func (st *state) park(ctx context.Context, cell abi.Cell) Result {
 }
 
 func (st *state) waiting() Result {
-	r := Result{Status: StatusWaiting, RunID: st.id, Reason: "pending_tools", Telemetry: st.run.telemetry()}
+	r := Result{Status: StatusWaiting, RunID: st.id, ReplayID: st.replayID, Reason: "pending_tools", Telemetry: st.run.telemetry()}
 	yields := 0
 	delivered := map[abi.Ticket]bool{}
 	for _, s := range st.ready {
@@ -307,4 +350,42 @@ func newRunID() string {
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("cm_%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// Messages of restart-safe refusals.
+const (
+	msgRestartSafeNamespace  = "restart-safe code mode cannot call plugin namespaces."
+	msgRestartSafeSideEffect = "restart-safe code mode cannot call side-effecting tools."
+)
+
+// parkRestartSafe refuses a restart-safe run whose pending work is not
+// replay-safe before any of it ran, and otherwise parks it without draining.
+func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
+	namespaces, unsafe := 0, 0
+	for _, pc := range st.pending {
+		switch {
+		case pc.yield || pc.replaySafe:
+		case pc.method == "namespace":
+			namespaces++
+			unsafe++
+		default:
+			unsafe++
+		}
+	}
+	switch {
+	case namespaces > 0 && namespaces == len(st.pending):
+		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeNamespace))
+	case unsafe > 0:
+		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeSideEffect))
+	}
+	return st.park(ctx, cell)
+}
+
+// replayID names a restart-safe exec for recovery from the transcript: the
+// same exec in the same turn gets the same id, a reused tool-call id in
+// another turn does not.
+func replayID(o RunOptions, callID, code string) string {
+	b, _ := json.Marshal([]string{o.Scope.SessionKey, o.Scope.SessionID, o.Scope.RunID, o.TurnID, callID, code})
+	sum := sha256.Sum256(b)
+	return "cm_replay_" + hex.EncodeToString(sum[:])[:24]
 }

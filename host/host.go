@@ -177,6 +177,9 @@ type RunOptions struct {
 	// none); Deny removes the named tools. Names are tool names.
 	Allow []string
 	Deny  []string
+	// TurnID is the assistant turn the run's exec calls come from; it enters
+	// the replay ids of restart-safe runs.
+	TurnID string
 	// Trajectory, when set, receives every nested tool call of the run's
 	// cells after it finishes, from the goroutine that ran it.
 	Trajectory func(NestedCall)

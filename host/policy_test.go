@@ -135,3 +135,41 @@ func TestOutputContracts(t *testing.T) {
 		t.Fatal("a client output claim became a hint")
 	}
 }
+
+func TestRestartSafeRuns(t *testing.T) {
+	sideEffects := 0
+	read := Tool{Name: "read_doc", ReplaySafe: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{Details: "doc"}, nil
+	}}
+	write := Tool{Name: "write_doc", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		sideEffects++
+		return ToolResult{Details: "written"}, nil
+	}}
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{read, write}})
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{TurnID: "turn-1"})
+	safe := func(src string) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"code": src, "restartSafe": true})
+		return b
+	}
+	r := run.Exec(context.Background(), "c1", safe(`const [t] = await tools.search("read doc"); return [t.id, await tools.read_doc()]`))
+	if r.Status != StatusWaiting || !r.ReplaySafe || !strings.HasPrefix(r.ReplayID, "cm_replay_") || len(r.ReplayID) != len("cm_replay_")+24 {
+		t.Fatalf("restart-safe runs never auto-drain: %+v", r)
+	}
+	for r.Status == StatusWaiting {
+		r = run.Wait(context.Background(), waitArgs(r.RunID))
+	}
+	if string(r.Value) != `["openclaw:core:read_doc","doc"]` || !r.ReplaySafe {
+		t.Fatalf("%+v", r)
+	}
+	r = run.Exec(context.Background(), "c2", safe(`await tools.read_doc(); return await tools.write_doc()`))
+	for r.Status == StatusWaiting {
+		r = run.Wait(context.Background(), waitArgs(r.RunID))
+	}
+	if r.Status != StatusFailed || r.Error != msgRestartSafeSideEffect || r.Code != "invalid_input" || sideEffects != 0 {
+		t.Fatalf("side effect not refused before it ran: %+v, ran %d", r, sideEffects)
+	}
+	if a, b := replayID(run.opts, "c1", "x"), replayID(RunOptions{Scope: scope, TurnID: "turn-2"}, "c1", "x"); a == b {
+		t.Fatal("a reused tool-call id in another turn got the same replay id")
+	}
+}

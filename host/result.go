@@ -23,7 +23,11 @@ type Result struct {
 	// RunID and PendingToolCalls describe a waiting result; Reason is
 	// "pending_tools" or "yield" there, and the finer failure cause
 	// (memory_limit_exceeded, module_access_denied, ...) on a failed one.
-	RunID            string            `json:"runId,omitempty"`
+	RunID string `json:"runId,omitempty"`
+	// ReplayID names a waiting restart-safe run for recovery from the
+	// transcript; ReplaySafe marks every result of a restart-safe exec.
+	ReplayID         string            `json:"replayId,omitempty"`
+	ReplaySafe       bool              `json:"replaySafe,omitempty"`
 	Reason           string            `json:"reason,omitempty"`
 	PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
 	Error            string            `json:"error,omitempty"`

@@ -24,6 +24,11 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 	}
 	owner := st.run
 	st.abort, st.deadline = ctx, time.Now().Add(owner.rt.cfg.Timeout)
+	for t, pc := range st.pending { // a restart-safe run's calls start now
+		if pc.deferred {
+			st.start(t, pc, pc.payload)
+		}
+	}
 	if !st.collect(ctx) {
 		if ctx.Err() != nil {
 			return st.finish(owner.failed(abi.CodeAborted, "", msgAborted))
