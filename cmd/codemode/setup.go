@@ -1,0 +1,236 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/plugins/demo"
+	"github.com/seed11a79d2d/codemode/plugins/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// demoCodeMode is tools.codeMode when no --config is given.
+var demoCodeMode = json.RawMessage(`{"enabled":true}`)
+
+// cliScope is the scope of the exec command's one run.
+var cliScope = host.Scope{AgentID: "cli", SessionKey: "cli", SessionID: "cli", RunID: "cli"}
+
+// env is a started runtime and everything it was built from. Close it.
+type env struct {
+	rt      *host.Runtime
+	cfg     host.Config
+	file    *config.File // nil without --config
+	tools   []host.Tool
+	sources []host.Source
+	demo    *demo.Plugin // nil when the demo plugin is off
+	closers []func()     // run in reverse order by Close
+}
+
+// engineMode says whether a command needs cells.
+type engineMode int
+
+const (
+	withEngine engineMode = iota
+	// listingOnly builds the surface and catalog without starting the
+	// engine: a command that never runs a cell should not pay for it.
+	listingOnly
+)
+
+// errConfig marks errors that exit with status 2.
+var errConfig = errors.New("configuration error")
+
+// newEnv loads the configuration (the demo setup when path is empty), starts
+// the MCP servers and the engine, and builds the runtime.
+func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logger, stderr io.Writer) (_ *env, err error) {
+	e := &env{}
+	defer func() {
+		if err != nil {
+			e.Close(context.WithoutCancel(ctx))
+		}
+	}()
+	codeMode := demoCodeMode
+	useDemo := true
+	var servers []config.MCPServer
+	policy := toolPolicy{}
+	if path != "" {
+		f, err := config.Load(path)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
+		}
+		for _, w := range f.Warnings {
+			fmt.Fprintf(stderr, "codemode: warning: %s\n", w)
+		}
+		e.file = f
+		codeMode = f.CodeMode
+		useDemo = f.Plugins[demo.PluginID]
+		servers = f.MCPServers
+		policy = toolPolicy{allow: f.Allow, deny: f.Deny, directOnly: f.DirectOnly}
+	}
+	cfg, _, err := host.ResolveConfig(codeMode, nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errConfig, err)
+	}
+	e.cfg = cfg
+
+	// The engine compiles or loads while the MCP servers start.
+	type started struct {
+		eng *quickjswasi.Engine
+		err error
+	}
+	var engc chan started
+	if cfg.Enabled && mode == withEngine {
+		engc = make(chan started, 1)
+		go func() {
+			eng, err := startEngine(ctx, stderr, logger)
+			engc <- started{eng, err}
+		}()
+	}
+	waitEngine := func() (abi.Engine, error) {
+		switch {
+		case !cfg.Enabled:
+			return nil, nil
+		case engc == nil:
+			return listingEngine{}, nil
+		}
+		s := <-engc
+		engc = nil
+		if s.err != nil {
+			return nil, s.err
+		}
+		e.closers = append(e.closers, func() { s.eng.Close(context.WithoutCancel(ctx)) })
+		return s.eng, nil
+	}
+	defer func() {
+		if engc != nil { // an early return: collect and close the engine
+			waitEngine()
+		}
+	}()
+
+	if useDemo {
+		e.demo = demo.New()
+		e.tools = e.demo.Tools()
+	}
+	mcpServers := map[string]mcp.ServerConfig{}
+	if useDemo {
+		ct, st := sdk.NewInMemoryTransports()
+		ss, err := demo.NewDocsServer().Connect(ctx, st, nil)
+		if err != nil {
+			return nil, fmt.Errorf("start the demo docs server: %w", err)
+		}
+		e.closers = append(e.closers, func() { ss.Close() })
+		mcpServers[demo.DocsServerName] = mcp.ServerConfig{Transport: ct}
+	}
+	for _, s := range servers {
+		if _, taken := mcpServers[s.Name]; taken {
+			return nil, fmt.Errorf("%w: %s: mcpServers.%s: the demo plugin's docs server has this name; rename the server or turn the demo plugin off",
+				errConfig, e.file.Pos("mcpServers."+s.Name), s.Name)
+		}
+		mcpServers[s.Name] = mcp.ServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
+			URL: s.URL, Headers: s.Headers, DirectOnly: s.DirectOnly}
+	}
+	if len(mcpServers) > 0 {
+		client, err := mcp.Start(ctx, &mcp.Options{Servers: mcpServers, Logger: logger})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
+		}
+		e.closers = append(e.closers, func() { client.Close() })
+		e.sources = append(e.sources, policy.source(client))
+	}
+	e.tools = policy.tools(e.tools)
+	for _, name := range policy.unmatchedDirectOnly(e.tools, e.sources) {
+		fmt.Fprintf(stderr, "codemode: warning: %s: tools.directOnly: no tool named %q\n", e.file.Pos("tools.directOnly"), name)
+	}
+
+	eng, err := waitEngine()
+	if err != nil {
+		return nil, err
+	}
+	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, Engine: eng, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	e.rt = rt
+	return e, nil
+}
+
+// startEngine starts the QuickJS engine, saying once on stderr when this
+// start has to compile it.
+func startEngine(ctx context.Context, stderr io.Writer, logger *slog.Logger) (*quickjswasi.Engine, error) {
+	if os.Getenv(quickjswasi.CacheDirEnv) != "off" && !quickjswasi.CacheWarm("") {
+		fmt.Fprintln(stderr, "codemode: compiling the QuickJS engine once (about half a second); later runs load it from the cache")
+	}
+	eng, err := quickjswasi.New(ctx, &quickjswasi.Options{Prelude: host.Prelude(), Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("start the engine: %w", err)
+	}
+	return eng, nil
+}
+
+// Close closes the runtime, then the engine, the MCP client and servers.
+func (e *env) Close(ctx context.Context) {
+	if e.rt != nil {
+		e.rt.Close(ctx)
+	}
+	for i := len(e.closers) - 1; i >= 0; i-- {
+		e.closers[i]()
+	}
+	e.closers = nil
+}
+
+// newLogger writes log records of at least level to stderr, except the
+// host's config warnings: the config loader already printed those with their
+// positions.
+func newLogger(stderr io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(dropConfigWarnings{slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})})
+}
+
+// quietLevel is the log level of exec, catalog and version: warnings only,
+// unless a host debug switch asks for its model-facing tool logs.
+func quietLevel() slog.Level {
+	if os.Getenv(host.DebugEnv) != "" || os.Getenv(host.DebugPayloadEnv) != "" {
+		return slog.LevelInfo
+	}
+	return slog.LevelWarn
+}
+
+type dropConfigWarnings struct{ slog.Handler }
+
+func (h dropConfigWarnings) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "code mode config" {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h dropConfigWarnings) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return dropConfigWarnings{h.Handler.WithAttrs(attrs)}
+}
+
+func (h dropConfigWarnings) WithGroup(name string) slog.Handler {
+	return dropConfigWarnings{h.Handler.WithGroup(name)}
+}
+
+// listingEngine stands in for the engine when a command only lists the
+// surface and catalog; it refuses to run cells.
+type listingEngine struct{}
+
+var errListingOnly = errors.New("this command does not run cells")
+
+func (listingEngine) Capabilities() abi.Capabilities { return abi.Capabilities{} }
+func (listingEngine) NewCell(context.Context, abi.Limits, abi.Host) (abi.Cell, error) {
+	return nil, errListingOnly
+}
+func (listingEngine) Restore(context.Context, []byte, abi.Limits, abi.Host) (abi.Cell, error) {
+	return nil, errListingOnly
+}
+func (listingEngine) Close(context.Context) error { return nil }

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+)
+
+func versionCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version", "", stderr)
+	positional, err := parseFlags(fs, args)
+	if err != nil {
+		return flagStatus(err)
+	}
+	if len(positional) > 0 {
+		return usageError(stderr, "version", "takes no arguments")
+	}
+	eng, err := startEngine(ctx, stderr, newLogger(stderr, quietLevel()))
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode version: %v\n", err)
+		return exitFailed
+	}
+	defer eng.Close(context.WithoutCancel(ctx))
+	fmt.Fprintf(stdout, "codemode %s\n", moduleVersion())
+	fmt.Fprintf(stdout, "quickjs-wasi %s\n", quickjswasi.QuickJSWasiVersion)
+	fmt.Fprintf(stdout, "QuickJS-NG %s\n", eng.QuickJSVersion())
+	fmt.Fprintf(stdout, "wazero %s\n", quickjswasi.WazeroVersion)
+	fmt.Fprintf(stdout, "go %s\n", runtime.Version())
+	return exitOK
+}
+
+// moduleVersion is the main module's version, with the VCS revision when the
+// binary was built from a checkout.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
