@@ -45,3 +45,8 @@ bench: setup
 
 fuzz: setup
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSnapshot -fuzztime 20s ./engines/quickjswasi
+
+# The first run: one cell on the built-in demo catalog.
+.PHONY: demo
+demo: setup
+	$(GO) run ./cmd/codemode exec examples/quickstart.ts
