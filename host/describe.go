@@ -37,6 +37,7 @@ func (run *Run) execDefinition() ToolDefinition {
 	if len(langs) == 2 {
 		b.WriteString(execLanguageText)
 	}
+	b.WriteString(run.namespaceText())
 	if index := run.catalog.QuickIndex(); index != "" {
 		b.WriteString("\n\n")
 		b.WriteString(index)

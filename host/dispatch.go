@@ -50,6 +50,9 @@ func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, pa
 	case "mcp":
 		run.calls.Add(1)
 		v, err = run.mcpCall(ctx, st, pc, args.ID, args.Input)
+	case "namespace":
+		run.calls.Add(1)
+		v, err = run.invokeNamespace(ctx, st, pc, []byte(payload))
 	case "mcp_api":
 		v, err = run.mcpAPI([]byte(payload))
 	case "mcp_request":

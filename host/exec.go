@@ -36,6 +36,8 @@ type state struct {
 	outputBytes   int
 	outputTooLong bool
 
+	namespaces nsRuntime // this exec's namespace scopes
+
 	calls  context.Context // outstanding nested calls; cancelled on expiry or end
 	cancel context.CancelFunc
 
@@ -196,13 +198,20 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 	if st.restartSafe = in.RestartSafe; st.restartSafe {
 		st.replayID = replayID(run.opts, callID, in.Code)
 	}
+	ns, nsSetup, err := run.createNamespaces(ctx)
+	if err != nil {
+		st.cancel()
+		return run.failed(abi.CodeInternalError, "namespace_scope", err.Error())
+	}
+	st.namespaces = ns
+	nsJSON, _ := json.Marshal(nsSetup)
 	cell, err := run.rt.engine.NewCell(ctx, run.limits(), st)
 	if err != nil {
 		st.cancel()
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, "__cm_setup("+run.setup+");"+js, "cell.js")
+	step := cell.Run(ctx, "__cm_setup("+run.setup+","+string(nsJSON)+");"+js, "cell.js")
 	return st.drive(ctx, cell, step)
 }
 

@@ -98,18 +98,21 @@ func Prelude() string { return preludeJS }
 
 // Runtime holds the engine, the configuration and the registered tools.
 type Runtime struct {
-	cfg      Config
-	tools    []Tool
-	sources  []Source
-	engine   abi.Engine
-	ownEng   bool
-	logger   *slog.Logger
-	store    *store
-	debug    debugMode
-	hooks    Hooks
-	outputs  contracts
-	closeMu  sync.Mutex
-	isClosed bool
+	cfg     Config
+	tools   []Tool
+	sources []Source
+	engine  abi.Engine
+	ownEng  bool
+	logger  *slog.Logger
+	store   *store
+	debug   debugMode
+	hooks   Hooks
+	outputs contracts
+
+	nsMu       sync.Mutex
+	namespaces []registeredNamespace
+	closeMu    sync.Mutex
+	isClosed   bool
 }
 
 // New resolves the configuration and starts the engine when code mode is

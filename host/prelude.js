@@ -67,7 +67,7 @@
     },
   }));
 
-  g.__cm_setup = (data) => {
+  g.__cm_setup = (data, nsData) => {
     delete g.__cm_setup;
     define("ALL_TOOLS", freeze(data.tools.map((t) => freeze(t))));
     for (const [name, id] of data.names) {
@@ -100,7 +100,26 @@
       mcp[sid] = freeze(server);
     }
     define("MCP", freeze(mcp));
-    define("namespaces", freeze(Object.create(null)));
+    const spaces = Object.create(null);
+    const build = (id, d) => {
+      switch (d.k) {
+        case "f": return (...args) => bridge("namespace", { id, path: d.p, args });
+        case "a": return freeze(d.a.map((x) => build(id, x)));
+        case "o": {
+          const o = {};
+          for (const k of Object.keys(d.o)) o[k] = build(id, d.o[k]);
+          return freeze(o);
+        }
+        default: return d.v;
+      }
+    };
+    for (const ns of nsData) {
+      const value = build(ns.id, ns.scope);
+      spaces[ns.globalName] = value;
+      const existing = Object.getOwnPropertyDescriptor(g, ns.globalName);
+      if (!existing || existing.configurable) define(ns.globalName, value);
+    }
+    define("namespaces", freeze(spaces));
     if (!isArray(data.tools)) throw new E("bad setup");
   };
 })();

@@ -20,14 +20,15 @@ type ToolDefinition struct {
 
 // Run is one prepared model run: its catalog and its model-visible tools.
 type Run struct {
-	rt       *Runtime
-	opts     RunOptions
-	active   bool
-	catalog  *catalog.Catalog
-	byID     map[string]*Tool // catalog id -> executable tool
-	mcpTools map[string]catalog.MCPTool
-	visible  []ToolDefinition
-	setup    string // the JSON handed to __cm_setup
+	rt         *Runtime
+	opts       RunOptions
+	active     bool
+	catalog    *catalog.Catalog
+	byID       map[string]*Tool // catalog id -> executable tool
+	mcpTools   map[string]catalog.MCPTool
+	namespaces []visibleNamespace
+	visible    []ToolDefinition
+	setup      string // the JSON handed to __cm_setup
 
 	searches, describes, calls atomic.Int64
 }
@@ -76,6 +77,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	}
 	run.catalog = cat
 	run.indexMCP()
+	run.resolveNamespaces()
 	for _, e := range cat.Entries() {
 		for _, t := range all {
 			if t.tool.Name == e.Name && t.origin == e.Origin && ownerOf(t) == e.SourceName {
