@@ -2,7 +2,11 @@ package conformance_test
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +23,6 @@ func TestMain(m *testing.M) {
 	// UTC, and so must the oracle.
 	time.Local = time.UTC
 	goleak.VerifyTestMain(m)
-	os.Exit(0)
 }
 
 func newQuickJS(t testing.TB) abi.Engine {
@@ -126,5 +129,52 @@ func TestTable(t *testing.T) {
 			t.Errorf("baseline entry %s/%s is duplicated or has no reason", d.Case, d.Engine)
 		}
 		seen[[2]string{d.Case, d.Engine}] = true
+	}
+}
+
+// TestReport runs the command-line report on the oracle and checks its
+// shape: a header, one row per case and the summary line.
+func TestReport(t *testing.T) {
+	eng := newGoja(t)
+	defer eng.Close(context.Background())
+	results, err := conformance.Check(context.Background(), "goja", eng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := conformance.WriteReport(&b, results, false); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	p, f, s := conformance.Summary(results)
+	if f != 0 || s == 0 || p+s != len(conformance.Cases()) {
+		t.Errorf("summary %d passed, %d failed, %d skipped for %d cases", p, f, s, len(conformance.Cases()))
+	}
+	want := fmt.Sprintf("%d passed, %d failed, %d skipped", p, f, s)
+	if !strings.HasPrefix(lines[0], "case ") || lines[len(lines)-1] != want || len(lines) != len(conformance.Cases())+2 {
+		t.Errorf("report shape: first %q, last %q, %d lines", lines[0], lines[len(lines)-1], len(lines))
+	}
+	b.Reset()
+	if err := conformance.WriteReport(&b, results, true); err != nil || !strings.Contains(b.String(), `"skipped": `+strconv.Itoa(s)) {
+		t.Errorf("JSON report: %v", err)
+	}
+}
+
+// TestOracleNotLinked keeps the goja engine out of every non-test package
+// of the module: it is a test oracle, never part of the codemode binary.
+func TestOracleNotLinked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	const oracle = "github.com/seed11a79d2d/codemode/engines/conformance/gojaengine"
+	importers, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "github.com/seed11a79d2d/codemode/...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	for _, line := range strings.Split(string(importers), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 1 && f[0] != oracle && slices.Contains(f[1:], oracle) {
+			t.Errorf("%s imports the goja oracle outside its tests", f[0])
+		}
 	}
 }
