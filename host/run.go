@@ -210,3 +210,18 @@ func (run *Run) setupJSON() string {
 	b, _ := json.Marshal(data)
 	return string(b)
 }
+
+// Abort ends the run's suspended cells: their in-flight nested calls are
+// cancelled and their snapshots dropped, so a later wait fails. Cells that
+// are executing stop when the context given to Exec or Wait is cancelled.
+func (run *Run) Abort() {
+	run.rt.store.drop(func(st *state) bool { return st.run == run })
+}
+
+// EndSession drops the suspended runs of a session (by session key and id).
+func (r *Runtime) EndSession(sessionKey, sessionID string) {
+	r.store.drop(func(st *state) bool {
+		s := st.run.opts.Scope
+		return s.SessionKey == sessionKey && s.SessionID == sessionID
+	})
+}

@@ -98,3 +98,21 @@ func (s *store) closeAll() {
 		}
 	}
 }
+
+// drop removes and cancels every parked run for which match is true.
+func (s *store) drop(match func(*state) bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for id, st := range s.runs {
+		if match(st) {
+			delete(s.runs, id)
+			st.cancel()
+			if st.expiry != nil {
+				st.expiry.Stop()
+			}
+			n++
+		}
+	}
+	return n
+}

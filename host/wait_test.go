@@ -214,3 +214,24 @@ func TestTrajectoryRecordsNestedCallsUnderParent(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+func TestAbortDropsParkedRunsAndCancelsCalls(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	<-g.calls
+	run.Abort()
+	<-g.cancelled
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
+		t.Fatalf("%+v", w)
+	}
+	r = exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	<-g.calls
+	rt.EndSession(scope.SessionKey, scope.SessionID)
+	<-g.cancelled
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
+		t.Fatalf("%+v", w)
+	}
+}
