@@ -100,6 +100,19 @@ func TestExecExpression(t *testing.T) {
 	}
 }
 
+func TestExecNamespace(t *testing.T) {
+	stdout, stderr, code := cli(t, "", "exec", "-e",
+		`const before = await Shipping.list(); await Shipping.markPaid("SHP-102"); const after = await Shipping.list();`+
+			` return [Shipping.unit, before.filter((s) => s.paid).length, after.filter((s) => s.paid).length]`)
+	if rs := results(t, stdout); code != 0 || string(rs[0].Value) != `["tons",4,5]` {
+		t.Errorf("exit %d, %s %s", code, stdout, stderr)
+	}
+	stdout, _, _ = cli(t, "", "catalog")
+	if !strings.Contains(stdout, "Namespace Shipping (also namespaces.Shipping)") {
+		t.Error("the exec description lacks the Shipping namespace")
+	}
+}
+
 func TestExecSources(t *testing.T) {
 	stdout, _, code := cli(t, "return [1, 2].map((x) => x * 2)", "exec", "-")
 	if rs := results(t, stdout); code != 0 || string(rs[0].Value) != "[2,4]" {

@@ -160,6 +160,13 @@ func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logg
 		return nil, err
 	}
 	e.rt = rt
+	if e.demo != nil {
+		for _, ns := range e.demo.Namespaces() {
+			if err := rt.RegisterNamespace(demo.PluginID, ns); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return e, nil
 }
 

@@ -2,7 +2,9 @@
 // world of shipments and conversations whose tools exercise what a user
 // should see Code Mode do on day one. Declared output schemas give quick-index
 // hints, slow_echo suspends a cell into wait, always_fail shows a tool error,
-// and chart_image is a direct-only tool that returns a picture.
+// chart_image is a direct-only tool that returns a picture, the Shipping
+// namespace is a concise domain API over two of the tools, and an MCP server
+// named docs (see [NewDocsServer]) has a tool, a resource and a prompt.
 //
 // Every tool is registered under the plugin id "demo", so its catalog ids are
 // openclaw:demo:<name>.

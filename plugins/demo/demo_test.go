@@ -218,3 +218,23 @@ func TestDocsServer(t *testing.T) {
 		t.Errorf("brief = %v, %v", pr, err)
 	}
 }
+
+func TestNamespaces(t *testing.T) {
+	nss := New().Namespaces()
+	if len(nss) != 1 || nss[0].GlobalName != "Shipping" {
+		t.Fatalf("namespaces = %+v", nss)
+	}
+	scope, err := nss[0].CreateScope(context.Background(), host.NamespaceContext{})
+	if err != nil || scope.(map[string]any)["unit"] != "tons" {
+		t.Errorf("scope = %v, %v", scope, err)
+	}
+	in, err := markPaidInput([]json.RawMessage{json.RawMessage(`"SHP-101"`)})
+	if err != nil || string(in) != `{"id":"SHP-101"}` {
+		t.Errorf("markPaidInput = %s, %v", in, err)
+	}
+	for _, args := range [][]json.RawMessage{nil, {json.RawMessage(`7`)}} {
+		if _, err := markPaidInput(args); err == nil {
+			t.Errorf("markPaidInput(%s): no error", args)
+		}
+	}
+}
