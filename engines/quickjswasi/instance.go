@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/tetratelabs/wazero/api"
@@ -105,6 +107,11 @@ func (in *instance) goString(box uint32) (string, bool) {
 	n := binary.LittleEndian.Uint32(in.bytes(scratch, 4))
 	s := string(in.bytes(p, n))
 	in.call(in.fn.freeCString, uint64(p))
+	if !utf8.ValidString(s) {
+		// QuickJS hands out WTF-8: a lone surrogate arrives as its 3-byte
+		// encoding. The host only ever sees valid UTF-8, with U+FFFD there.
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	return s, true
 }
 
