@@ -18,11 +18,12 @@ import (
 	"github.com/seed11a79d2d/codemode/host"
 )
 
-// cancelled is closed by the sleep tool when its context ends early.
+// fixture is a runtime with a few core tools and a direct-only one.
 type fixture struct {
 	rt        *host.Runtime
 	tools     []host.Tool
-	cancelled chan struct{}
+	started   chan struct{} // the sleep tool began
+	cancelled chan struct{} // the sleep tool's context ended early
 }
 
 func newFixture(t testing.TB, config string) *fixture {
@@ -35,7 +36,7 @@ func newFixture(t testing.TB, config string) *fixture {
 }
 
 func buildFixture(config string) (*fixture, error) {
-	f := &fixture{cancelled: make(chan struct{}, 16)}
+	f := &fixture{started: make(chan struct{}, 64), cancelled: make(chan struct{}, 64)}
 	f.tools = []host.Tool{
 		{Name: "add", Description: "Add two numbers.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
@@ -49,6 +50,10 @@ func buildFixture(config string) (*fixture, error) {
 			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
 				var in struct{ MS int }
 				json.Unmarshal(c.Input, &in)
+				select {
+				case f.started <- struct{}{}:
+				default:
+				}
 				select {
 				case <-time.After(time.Duration(in.MS) * time.Millisecond):
 					return host.ToolResult{Details: map[string]int{"slept": in.MS}}, nil
@@ -270,7 +275,11 @@ func TestClientCancellationAbortsTheCell(t *testing.T) {
 			"code": `return await tools.callValue("openclaw:core:sleep", {ms: 8000});`}})
 		errc <- err
 	}()
-	time.Sleep(200 * time.Millisecond)
+	select {
+	case <-f.started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the nested call did not start")
+	}
 	cancel()
 	select {
 	case <-f.cancelled:
