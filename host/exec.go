@@ -96,7 +96,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 
 func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
 	pc.deferred = false
-	go func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, pc.method, payload)} }()
+	st.run.rt.workers.run(func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, pc.method, payload)} })
 }
 
 // replaySafe reports whether a bridge request may run in a restart-safe run:

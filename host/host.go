@@ -108,6 +108,7 @@ type Runtime struct {
 	debug   debugMode
 	hooks   Hooks
 	outputs contracts
+	workers *workers
 
 	nsMu       sync.Mutex
 	namespaces []registeredNamespace
@@ -146,6 +147,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 		r.engine, r.ownEng = eng, true
 	}
 	r.store = newStore()
+	r.workers = newWorkers()
 	r.debug = debugFromEnv()
 	r.hooks = o.Hooks
 	return r, nil
@@ -163,6 +165,7 @@ func (r *Runtime) Close(ctx context.Context) error {
 	}
 	r.isClosed = true
 	r.store.closeAll()
+	r.workers.close()
 	if r.ownEng {
 		return r.engine.Close(ctx)
 	}
