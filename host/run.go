@@ -78,12 +78,17 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	run.catalog = cat
 	run.indexMCP()
 	run.resolveNamespaces()
+	type key struct {
+		origin      catalog.Origin
+		owner, name string
+	}
+	byKey := make(map[key]*Tool, len(all))
+	for _, t := range all {
+		byKey[key{t.origin, ownerOf(t), t.tool.Name}] = t.tool
+	}
 	for _, e := range cat.Entries() {
-		for _, t := range all {
-			if t.tool.Name == e.Name && t.origin == e.Origin && ownerOf(t) == e.SourceName {
-				run.byID[e.ID] = t.tool
-				break
-			}
+		if t := byKey[key{e.Origin, e.SourceName, e.Name}]; t != nil {
+			run.byID[e.ID] = t
 		}
 	}
 	run.visible = append([]ToolDefinition{run.execDefinition(), waitDefinition()}, direct...)
