@@ -16,7 +16,9 @@ import (
 func BenchmarkServeStartup(b *testing.B) {
 	node, modules := peers(b)
 	dir := b.TempDir()
-	script := func(pkg string) string { return filepath.Join(modules, "@modelcontextprotocol", pkg, "dist", "index.js") }
+	script := func(pkg string) string {
+		return filepath.Join(modules, "@modelcontextprotocol", pkg, "dist", "index.js")
+	}
 	servers := map[string]mcp.ServerConfig{
 		"everything": {Command: node, Args: []string{script("server-everything"), "stdio"}},
 		"memory":     {Command: node, Args: []string{script("server-memory")}, Env: map[string]string{"MEMORY_FILE_PATH": filepath.Join(dir, "m.jsonl")}},
