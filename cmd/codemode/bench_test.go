@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkExecProcess runs `codemode exec -e 'return 1'` as a whole
+// process, the way a user or a script starts it, with a warm compilation
+// cache (the first run warms it). bench/RESULTS.md records the same
+// measurement taken with hyperfine.
+func BenchmarkExecProcess(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "codemode")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		b.Fatalf("go build: %v", err)
+	}
+	cmd := func() *exec.Cmd { return exec.Command(bin, "exec", "-e", "return 1") }
+	if out, err := cmd().CombinedOutput(); err != nil {
+		b.Fatalf("warm-up run: %v\n%s", err, out)
+	}
+	for b.Loop() {
+		if err := cmd().Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExecInProcess is the same command without process start-up:
+// loading the engine, the demo catalog and its MCP server, one cell.
+func BenchmarkExecInProcess(b *testing.B) {
+	ctx := context.Background()
+	for b.Loop() {
+		if code := run(ctx, []string{"exec", "-e", "return 1"}, nil, io.Discard, io.Discard); code != 0 {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
