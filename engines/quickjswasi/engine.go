@@ -9,12 +9,11 @@
 package quickjswasi
 
 import (
+	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/internal/image"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -38,11 +38,15 @@ const (
 	WazeroVersion      = "v1.12.0"
 )
 
+// WASM returns a copy of the pinned quickjs.wasm the engine embeds, so that
+// engines on other wasm runtimes build the same template and share snapshots.
+func WASM() []byte { return bytes.Clone(quickjsWasm) }
+
 // CacheDirEnv overrides the default compilation cache directory.
 const CacheDirEnv = "CODEMODE_CACHE_DIR"
 
 const (
-	wasmPage        = 65536
+	wasmPage        = image.WasmPage
 	defaultMemory   = 64 << 20
 	defaultStack    = 512 << 10
 	maxStack        = 768 << 10 // the C stack is 1 MiB; QuickJS needs room below its limit
@@ -207,7 +211,7 @@ func (e *Engine) Capabilities() abi.Capabilities {
 func (e *Engine) QuickJSVersion() string { return e.tmpl.version }
 
 // TemplateHash identifies the template image snapshots are relative to.
-func (e *Engine) TemplateHash() [32]byte { return e.tmpl.hash }
+func (e *Engine) TemplateHash() [32]byte { return e.tmpl.Hash }
 
 // Quarantined counts instances the watchdog took out of service.
 func (e *Engine) Quarantined() int {
@@ -371,13 +375,4 @@ func (in *instance) version() string {
 		}
 	}
 	return string(b)
-}
-
-func templateHash(mem []byte, meta []uint32) [32]byte {
-	h := sha256.New()
-	fmt.Fprintf(h, "codemode-template-v1 %v ", meta)
-	h.Write(mem)
-	var out [32]byte
-	h.Sum(out[:0])
-	return out
 }

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"hash/crc32"
 	"strings"
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/internal/image"
 )
 
 const twoTickets = `
@@ -98,7 +98,7 @@ func TestSnapshotIsCompact(t *testing.T) {
 
 func reseal(b []byte) []byte {
 	b = b[:len(b)-4]
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, image.Checksum(b))
 }
 
 func TestRestoreRefusesBadImages(t *testing.T) {
@@ -115,7 +115,7 @@ func TestRestoreRefusesBadImages(t *testing.T) {
 		"other template": mutate(func(b []byte) []byte { b[10] ^= 1; return reseal(b) }),
 		"bad size":       mutate(func(b []byte) []byte { b[38] ^= 0x7; return reseal(b) }),
 		"bad result":     mutate(func(b []byte) []byte { binary.LittleEndian.PutUint32(b[41:], 3); return reseal(b) }),
-		"bad payload":    mutate(func(b []byte) []byte { b[headerSize+5] ^= 0xff; return reseal(b) }),
+		"bad payload":    mutate(func(b []byte) []byte { b[image.HeaderSize+5] ^= 0xff; return reseal(b) }),
 	}
 	want := map[string]string{"newer version": "newer", "other template": "different engine template"}
 	for name, b := range cases {
@@ -147,7 +147,7 @@ func FuzzDecodeSnapshot(f *testing.F) {
 	img, c := suspended(f, e)
 	c.Close(context.Background())
 	f.Add(img)
-	f.Add(img[:headerSize+4])
+	f.Add(img[:image.HeaderSize+4])
 	f.Add([]byte("CMSN\x01"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := e.Restore(context.Background(), b, abi.Limits{}, &testHost{})

@@ -7,10 +7,8 @@ import (
 	"fmt"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/internal/image"
 )
-
-// diffPage is the granularity of resets and snapshots.
-const diffPage = 4096
 
 // stageSize bounds the strings staged without a malloc.
 const stageSize = 4096
@@ -19,19 +17,17 @@ const stageSize = 4096
 // instance is reset to it and every snapshot is relative to it. The box
 // pointers below live in the image, so they are valid in every instance.
 type template struct {
-	mem      []byte
-	sp       uint32 // also the top of the C stack: below it is dead between calls
-	hash     [32]byte
-	version  string
-	settle   uint32
-	encode   uint32
-	describe uint32
-	reseed   uint32
-	undef    uint32
-	trueBox  uint32
-	falseBox uint32
-	scratch  uint32 // 64 bytes for out-parameters and argv
-	stage    uint32 // stageSize bytes for short strings passed in
+	image.Template // memory, stack pointer and hash; the snapshot format
+	version        string
+	settle         uint32
+	encode         uint32
+	describe       uint32
+	reseed         uint32
+	undef          uint32
+	trueBox        uint32
+	falseBox       uint32
+	scratch        uint32 // 64 bytes for out-parameters and argv
+	stage          uint32 // stageSize bytes for short strings passed in
 	// messageKey is the C string "message".
 	messageKey uint32
 }
@@ -103,26 +99,26 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
 	in.call(in.fn.runGC)
 	in.building = false
 
-	t.sp = uint32(in.sp.Get())
+	t.SP = uint32(in.sp.Get())
 	size := in.mem.Size()
-	t.mem = bytes.Clone(in.bytes(0, size))
-	t.hash = templateHash(t.mem, []uint32{t.sp, t.settle, t.encode, t.describe, t.reseed, t.undef,
+	t.Mem = bytes.Clone(in.bytes(0, size))
+	t.Hash = image.Hash(t.Mem, []uint32{t.SP, t.settle, t.encode, t.describe, t.reseed, t.undef,
 		t.trueBox, t.falseBox, t.scratch, t.stage, t.messageKey})
 	return in, nil
 }
 
 // load puts the template into a freshly instantiated module.
 func (t *template) load(in *instance) error {
-	size := uint32(len(t.mem))
+	size := uint32(len(t.Mem))
 	if cur := in.mem.Size(); cur < size {
 		if _, ok := in.mem.Grow((size - cur) / wasmPage); !ok {
 			return errors.New("cannot grow memory to the template size")
 		}
 	}
 	b, _ := in.mem.Read(0, in.mem.Size())
-	copy(b, t.mem)
+	copy(b, t.Mem)
 	clear(b[size:])
-	in.sp.Set(uint64(t.sp))
+	in.sp.Set(uint64(t.SP))
 	return nil
 }
 
@@ -132,30 +128,14 @@ func (t *template) load(in *instance) error {
 // are zeroed; an instance grown too far is refused and dropped instead.
 func (t *template) reset(in *instance) bool {
 	size := in.mem.Size()
-	if uint64(size) > uint64(len(t.mem))+maxPooledGrowth {
+	if uint64(size) > uint64(len(t.Mem))+maxPooledGrowth {
 		return false
 	}
 	b, ok := in.mem.Read(0, size)
 	if !ok {
 		return false
 	}
-	for p := int(t.sp) &^ (diffPage - 1); p < len(t.mem); p += diffPage {
-		end := min(p+diffPage, len(t.mem))
-		if !bytes.Equal(b[p:end], t.mem[p:end]) {
-			copy(b[p:end], t.mem[p:end])
-		}
-	}
-	tail := b[len(t.mem):]
-	for p := 0; p < len(tail); p += diffPage {
-		page := tail[p:min(p+diffPage, len(tail))]
-		if !allZero(page) {
-			clear(page)
-		}
-	}
-	in.sp.Set(uint64(t.sp))
+	t.Reset(b)
+	in.sp.Set(uint64(t.SP))
 	return true
 }
-
-var zeroPage [diffPage]byte
-
-func allZero(b []byte) bool { return bytes.Equal(b, zeroPage[:len(b)]) }

@@ -1,0 +1,202 @@
+// Package image is the memory-image format shared by every engine that runs
+// the pinned quickjs.wasm, whatever the wasm runtime: the template hash, the
+// reset of an instance to its template, and the "CMSN" snapshot codec.
+//
+// A snapshot taken by one runtime restores on any other that built the same
+// template, because the template is built deterministically from the same
+// module and both sides encode and decode through this package.
+package image
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+// PageSize is the granularity of resets and snapshots.
+const PageSize = 4096
+
+// WasmPage is the size of one wasm memory page.
+const WasmPage = 65536
+
+// Snapshot format, version 1 (all integers little-endian):
+//
+//	"CMSN" | version u8 | template hash [32]byte | memory size u32 |
+//	result box u32 | payload size u32 | zstd(payload) | crc32c u32
+//
+// The payload is a run of (page index u32, page XOR template page) records,
+// one per 4 KiB page above the C stack that differs from the template (pages
+// past the template's end are XORed against zeros), in increasing page order.
+// The checksum covers everything before it.
+const (
+	Magic      = "CMSN"
+	Version    = 1
+	HeaderSize = 4 + 1 + 32 + 4 + 4 + 4
+	recordSize = 4 + PageSize
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Checksum is the CRC32C an image ends with, over everything before it.
+func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// Template is the VM image every instance is reset to and every snapshot is
+// relative to.
+type Template struct {
+	// Mem is linear memory right after the template was built; its length is
+	// a multiple of [WasmPage].
+	Mem []byte
+	// SP is the stack pointer between calls, also the top of the C stack:
+	// memory below it is dead between calls, and images skip it.
+	SP uint32
+	// Hash identifies the template; see [Hash].
+	Hash [32]byte
+}
+
+// Hash identifies a template by its memory and the engine's own references
+// into it (the stack pointer and the box pointers it keeps), in a fixed order.
+func Hash(mem []byte, meta []uint32) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "codemode-template-v1 %v ", meta)
+	h.Write(mem)
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// Errorf is a failure of kind [abi.FailureSnapshot].
+func Errorf(format string, args ...any) *abi.Failure {
+	return &abi.Failure{Kind: abi.FailureSnapshot, Message: "snapshot: " + fmt.Sprintf(format, args...)}
+}
+
+var zeroPage [PageSize]byte
+
+func allZero(b []byte) bool { return bytes.Equal(b, zeroPage[:len(b)]) }
+
+// Reset returns mem, the memory of an instance that ran, to the template by
+// copying back only the pages that differ; the stack below SP is skipped.
+// Memory never shrinks, so pages past the template are zeroed. mem must be at
+// least as long as the template.
+func (t *Template) Reset(mem []byte) {
+	for p := int(t.SP) &^ (PageSize - 1); p < len(t.Mem); p += PageSize {
+		end := min(p+PageSize, len(t.Mem))
+		if !bytes.Equal(mem[p:end], t.Mem[p:end]) {
+			copy(mem[p:end], t.Mem[p:end])
+		}
+	}
+	tail := mem[len(t.Mem):]
+	for p := 0; p < len(tail); p += PageSize {
+		page := tail[p:min(p+PageSize, len(tail))]
+		if !allZero(page) {
+			clear(page)
+		}
+	}
+}
+
+// Encode makes a snapshot of mem, the whole linear memory of an instance
+// derived from t and between calls, whose cell value is the box result.
+func (t *Template) Encode(enc *zstd.Encoder, mem []byte, result uint32) []byte {
+	var payload []byte
+	for p := int(t.SP) &^ (PageSize - 1); p < len(mem); p += PageSize {
+		cur := mem[p : p+PageSize]
+		base := zeroPage[:]
+		if p < len(t.Mem) {
+			base = t.Mem[p : p+PageSize]
+		}
+		if bytes.Equal(cur, base) {
+			continue
+		}
+		payload = binary.LittleEndian.AppendUint32(payload, uint32(p/PageSize))
+		n := len(payload)
+		payload = append(payload, cur...)
+		subtle.XORBytes(payload[n:], cur, base)
+	}
+	out := make([]byte, HeaderSize, HeaderSize+len(payload)/8+64)
+	copy(out, Magic)
+	out[4] = Version
+	copy(out[5:], t.Hash[:])
+	binary.LittleEndian.PutUint32(out[37:], uint32(len(mem)))
+	binary.LittleEndian.PutUint32(out[41:], result)
+	binary.LittleEndian.PutUint32(out[45:], uint32(len(payload)))
+	out = enc.EncodeAll(payload, out)
+	return binary.LittleEndian.AppendUint32(out, Checksum(out))
+}
+
+// Image is a decoded, validated snapshot.
+type Image struct {
+	// Size is the linear memory size the image needs.
+	Size uint32
+	// Result is the cell value's box.
+	Result uint32
+	pages  []byte // validated records
+}
+
+// Decode validates a snapshot against t; maxSize bounds the memory it may
+// ask for. It never panics on any input; every error is a *[abi.Failure] of
+// kind [abi.FailureSnapshot].
+func (t *Template) Decode(dec *zstd.Decoder, image []byte, maxSize uint64) (*Image, error) {
+	if len(image) < HeaderSize+4 {
+		return nil, Errorf("image is truncated (%d bytes)", len(image))
+	}
+	if string(image[:4]) != Magic {
+		return nil, Errorf("not a codemode snapshot")
+	}
+	if v := image[4]; v != Version {
+		if v > Version {
+			return nil, Errorf("format version %d is newer than this engine's %d", v, Version)
+		}
+		return nil, Errorf("unsupported format version %d", v)
+	}
+	body, sum := image[:len(image)-4], binary.LittleEndian.Uint32(image[len(image)-4:])
+	if Checksum(body) != sum {
+		return nil, Errorf("checksum mismatch: the image is corrupted or truncated")
+	}
+	if !bytes.Equal(image[5:37], t.Hash[:]) {
+		return nil, Errorf("taken from a different engine template")
+	}
+	d := &Image{
+		Size:   binary.LittleEndian.Uint32(image[37:]),
+		Result: binary.LittleEndian.Uint32(image[41:]),
+	}
+	raw := binary.LittleEndian.Uint32(image[45:])
+	switch {
+	case d.Size%WasmPage != 0 || d.Size < uint32(len(t.Mem)) || uint64(d.Size) > maxSize:
+		return nil, Errorf("invalid memory size %d", d.Size)
+	case d.Result < t.SP || d.Result >= d.Size:
+		return nil, Errorf("invalid result reference")
+	case raw%recordSize != 0 || uint64(raw) > uint64(d.Size/PageSize)*recordSize:
+		return nil, Errorf("invalid payload size %d", raw)
+	}
+	pages, err := dec.DecodeAll(body[HeaderSize:], make([]byte, 0, raw))
+	if err != nil {
+		return nil, Errorf("decompress: %v", err)
+	}
+	if uint32(len(pages)) != raw {
+		return nil, Errorf("payload is %d bytes, header says %d", len(pages), raw)
+	}
+	first, last := int64(t.SP/PageSize), int64(-1)
+	for r := 0; r < len(pages); r += recordSize {
+		idx := int64(binary.LittleEndian.Uint32(pages[r:]))
+		if idx < first || idx <= last || idx >= int64(d.Size/PageSize) {
+			return nil, Errorf("invalid page index %d", idx)
+		}
+		last = idx
+	}
+	d.pages = pages
+	return d, nil
+}
+
+// Apply writes the image into mem, which must hold the template (zeros past
+// its end) and be at least Size bytes long.
+func (d *Image) Apply(mem []byte) {
+	for r := 0; r < len(d.pages); r += recordSize {
+		p := int(binary.LittleEndian.Uint32(d.pages[r:])) * PageSize
+		subtle.XORBytes(mem[p:p+PageSize], mem[p:p+PageSize], d.pages[r+4:r+recordSize])
+	}
+}
