@@ -50,3 +50,18 @@ fuzz: setup
 .PHONY: demo
 demo: setup
 	$(GO) run ./cmd/codemode exec examples/quickstart.ts
+
+# issue 9: the same engine under its official Node wrapper, side by side.
+# bench-node installs the wrapper (pinned, checked against the embedded
+# module's sha256) once into .cache/bench-node; bench-compare runs both sides.
+BENCH_NODE := $(CACHE)/bench-node
+.PHONY: bench-node bench-compare
+bench-node:
+	@test "$$(cat $(BENCH_NODE)/.installed 2>/dev/null)" = "quickjs-wasi@$(QUICKJS_WASI_VERSION)" || { \
+		rm -rf $(BENCH_NODE) && mkdir -p $(BENCH_NODE) && echo '{"private":true}' > $(BENCH_NODE)/package.json && \
+		cd $(BENCH_NODE) && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error quickjs-wasi@$(QUICKJS_WASI_VERSION) && \
+		test "$$(sha256sum node_modules/quickjs-wasi/quickjs.wasm | cut -d' ' -f1)" = "$(QUICKJS_WASI_SHA256)" && \
+		echo "quickjs-wasi@$(QUICKJS_WASI_VERSION)" > .installed; }
+
+bench-compare: setup bench-node
+	$(GO) run ./bench/cmd/compare -node-pkg $(BENCH_NODE) -out bench/results/latest.json
