@@ -115,12 +115,18 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 
 	visible := run.Tools()
-	if run.Active() {
+	switch {
+	case run.Active():
 		fmt.Fprintf(stdout, "Code mode is on: the model sees %d tools; %d more are in the hidden catalog.\n", len(visible), cat.Len())
-	} else {
+	case e.cfg.Enabled:
+		fmt.Fprintln(stdout, "Code mode is enabled but inactive: no tools are left after tools.allow and tools.deny.")
+	default:
 		fmt.Fprintf(stdout, "Code mode is off: the model sees all %d tools directly.\n", len(visible))
 	}
 	fmt.Fprintf(stdout, "\n== Model-visible tools ==\n")
+	if len(visible) == 0 {
+		fmt.Fprintln(stdout, "(none)")
+	}
 	for _, t := range visible {
 		kind := ""
 		if run.Active() && t.Name != "exec" && t.Name != "wait" {

@@ -95,6 +95,9 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitFailed
 	}
 
+	if !run.Active() {
+		fmt.Fprintln(stderr, "codemode exec: no tools are left after tools.allow and tools.deny, so code mode is inactive for this run")
+	}
 	in := map[string]string{"code": source}
 	if *lang != "" {
 		in["language"] = *lang

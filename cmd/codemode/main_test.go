@@ -329,6 +329,15 @@ func TestCatalogCodeModeOff(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "no hidden catalog") {
 		t.Errorf("--search with code mode off: exit %d, %s", code, stderr)
 	}
+	none := writeFile(t, "none.json5", `{tools: {codeMode: true, allow: []}, plugins: {demo: true}}`)
+	stdout, _, code = cli(t, "", "catalog", "--config", none)
+	if code != 0 || !strings.HasPrefix(stdout, "Code mode is enabled but inactive") || !strings.Contains(stdout, "(none)") {
+		t.Errorf("empty allowlist: exit %d, %s", code, stdout)
+	}
+	stdout, stderr, code = cli(t, "", "exec", "--config", none, "-e", "return 1")
+	if code != 1 || results(t, stdout)[0].Status != host.StatusFailed || !strings.Contains(stderr, "code mode is inactive") {
+		t.Errorf("exec with an empty allowlist: exit %d, %s %s", code, stdout, stderr)
+	}
 	empty := writeFile(t, "empty.json5", `{tools: {codeMode: true}}`)
 	_, stderr, code = cli(t, "", "catalog", "--config", empty, "--dts")
 	if code != 0 || !strings.Contains(stderr, "no MCP tools") {
