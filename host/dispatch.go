@@ -127,7 +127,6 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id stri
 	if tool == nil || tool.Execute == nil {
 		return ToolResult{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
 	}
-	hooks := run.rt.hooks
 	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, CallID: pc.id,
 		ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
@@ -141,8 +140,29 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id stri
 			record(nc)
 		}
 	}()
+	return run.invoke(ctx, tool, &ev)
+}
+
+// CallDirect runs a model-visible tool other than exec and wait: a
+// direct-only tool, or any effective tool when code mode is off. Hooks and
+// approval apply as for nested calls.
+func (run *Run) CallDirect(ctx context.Context, callID, name string, args json.RawMessage) (ToolResult, error) {
+	tool := run.direct[name]
+	if tool == nil || tool.Execute == nil {
+		return ToolResult{}, fmt.Errorf("tool %q is not a model-visible tool of this run", name)
+	}
+	ev := ToolEvent{ToolKind: ToolKindDirect, ToolName: name, CallID: callID, Input: args, Scope: run.opts.Scope}
+	return run.invoke(ctx, tool, &ev)
+}
+
+// invoke applies hooks, approval and the output contract around one call.
+func (run *Run) invoke(ctx context.Context, tool *Tool, ev *ToolEvent) (res ToolResult, err error) {
+	hooks, id := run.rt.hooks, ev.ToolID
+	if id == "" {
+		id = ev.ToolName
+	}
 	if hooks.BeforeToolCall != nil {
-		d := hooks.BeforeToolCall(ctx, ev)
+		d := hooks.BeforeToolCall(ctx, *ev)
 		if d.Block {
 			return ToolResult{}, blocked(id, d.Reason)
 		}
@@ -154,7 +174,7 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id stri
 		if hooks.Approve == nil {
 			return ToolResult{}, blocked(id, "approval required but no approver is configured")
 		}
-		ok, reason, err := hooks.Approve(ctx, ev)
+		ok, reason, err := hooks.Approve(ctx, *ev)
 		switch {
 		case err != nil:
 			return ToolResult{}, blocked(id, "approval failed: "+err.Error())
@@ -166,14 +186,14 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id stri
 		}
 	}
 	var k *contract
-	if entry, _ := run.catalog.Lookup(id); entry.Trusted() && len(tool.OutputSchema) > 0 {
+	if tool.MCPServer == "" && !run.clientTool(tool) && len(tool.OutputSchema) > 0 {
 		if k = run.rt.outputs.get(id, tool.OutputSchema); k.err != nil {
 			return ToolResult{}, fmt.Errorf("Tool %q has an invalid outputSchema.", id)
 		}
 	}
-	res, err = tool.Execute(ctx, Call{ID: pc.id, ToolID: id, Input: ev.Input, Scope: run.opts.Scope, ParentCallID: st.parent})
+	res, err = tool.Execute(ctx, Call{ID: ev.CallID, ToolID: ev.ToolID, Input: ev.Input, Scope: run.opts.Scope, ParentCallID: ev.ParentCallID})
 	if hooks.AfterToolCall != nil {
-		hooks.AfterToolCall(ctx, ev, res, err)
+		hooks.AfterToolCall(ctx, *ev, res, err)
 	}
 	if err == nil && k != nil {
 		err = checkDetails(k, id, res.Details)

@@ -13,6 +13,7 @@ import (
 const (
 	ToolKindCodeModeExec = "code_mode_exec" // the code-mode exec call itself
 	ToolKindNested       = "nested_tool"    // a tool called from a cell
+	ToolKindDirect       = "direct_tool"    // a model-visible tool called directly
 )
 
 // ToolEvent describes a tool call to hooks and approvers.

@@ -173,3 +173,29 @@ func TestRestartSafeRuns(t *testing.T) {
 		t.Fatal("a reused tool-call id in another turn got the same replay id")
 	}
 }
+
+func TestCallDirect(t *testing.T) {
+	var seen []string
+	image := Tool{Name: "image", DirectOnly: true, RequireApproval: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		return ToolResult{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AA==","mimeType":"image/png"}`)}}, nil
+	}}
+	hooks := Hooks{
+		BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision { seen = append(seen, e.ToolKind+":"+e.ToolName); return Decision{} },
+		Approve:        func(context.Context, ToolEvent) (bool, string, error) { return true, "", nil },
+	}
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), image}, Hooks: hooks})
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{})
+	res, err := run.CallDirect(context.Background(), "c1", "image", json.RawMessage(`{}`))
+	if err != nil || len(res.Content) != 1 || strings.Join(seen, ",") != "direct_tool:image" {
+		t.Fatalf("%v %+v %v", err, res, seen)
+	}
+	if _, err := run.CallDirect(context.Background(), "c2", "shipping_list", json.RawMessage(`{}`)); err == nil {
+		t.Fatal("a catalogued tool was callable directly while code mode is active")
+	}
+	off, _ := New(context.Background(), &Options{Config: json.RawMessage(`false`), Tools: []Tool{shipments()}})
+	defer off.Close(context.Background())
+	if res, err := prepare(t, off, RunOptions{}).CallDirect(context.Background(), "c3", "shipping_list", nil); err != nil || res.Details == nil {
+		t.Fatalf("code mode off: %v", err)
+	}
+}

@@ -26,6 +26,8 @@ type Run struct {
 	catalog    *catalog.Catalog
 	byID       map[string]*Tool // catalog id -> executable tool
 	mcpTools   map[string]catalog.MCPTool
+	direct     map[string]*Tool // model-visible tools other than exec and wait
+	client     map[*Tool]bool
 	namespaces []visibleNamespace
 	visible    []ToolDefinition
 	setup      string // the JSON handed to __cm_setup
@@ -40,16 +42,22 @@ var guestHelpers = []string{"search", "describe", "call", "callValue"}
 // Prepare builds the run's effective tool list, and when code mode is active,
 // its hidden catalog and model surface.
 func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
-	run := &Run{rt: r, opts: opts, byID: map[string]*Tool{}}
+	run := &Run{rt: r, opts: opts, byID: map[string]*Tool{}, direct: map[string]*Tool{}, client: map[*Tool]bool{}}
 	registered := r.tools
 	for _, src := range r.sources {
 		registered = append(slices.Clip(registered), src.Tools()...)
 	}
 	all := effective(registered, opts)
 	run.active = r.cfg.Enabled && !opts.DisableTools && len(all) > 0
+	for _, t := range all {
+		if t.origin == catalog.OriginClient {
+			run.client[t.tool] = true
+		}
+	}
 	if !run.active {
 		for _, t := range all {
 			run.visible = append(run.visible, definition(t))
+			run.direct[t.tool.Name] = t.tool
 		}
 		run.logSurface()
 		return run, nil
@@ -59,6 +67,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	for _, t := range all {
 		if t.tool.DirectOnly {
 			direct = append(direct, definition(t))
+			run.direct[t.tool.Name] = t.tool
 			continue
 		}
 		if isToolSearchControl(t.tool.Name) {
@@ -230,3 +239,5 @@ func (r *Runtime) EndSession(sessionKey, sessionID string) {
 		return s.SessionKey == sessionKey && s.SessionID == sessionID
 	})
 }
+
+func (run *Run) clientTool(t *Tool) bool { return run.client[t] }
