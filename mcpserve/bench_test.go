@@ -34,7 +34,7 @@ func BenchmarkServeStartup(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := newService(rt, &Options{Sources: []host.Source{c}}); err != nil {
+			if _, err := newService(rt, &Options{}); err != nil {
 				b.Fatal(err)
 			}
 			if len(c.Tools()) == 0 {

@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(stdioServerEnv) == "1" {
 		f, err := buildFixture(`{"enabled":true,"timeoutMs":300}`)
 		if err == nil {
-			err = Serve(context.Background(), f.rt, &Options{Tools: f.tools})
+			err = Serve(context.Background(), f.rt, &Options{})
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

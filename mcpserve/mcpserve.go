@@ -39,12 +39,6 @@ type Options struct {
 	// os.Stdin and os.Stdout.
 	In  io.Reader
 	Out io.Writer
-	// Tools and Sources supply the Execute functions of the runtime's
-	// direct-only tools, looked up by name: pass the same Tools and Sources
-	// given to [host.New]. A direct-only tool found in neither answers with an
-	// isError result.
-	Tools   []host.Tool
-	Sources []host.Source
 	// Logger receives session and HTTP events; nil discards them.
 	Logger *slog.Logger
 }

@@ -94,7 +94,7 @@ func (f *fixture) stdio(t testing.TB, copts *sdk.ClientOptions) *sdk.ClientSessi
 	sr, cw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(context.Background(), f.rt, &Options{In: sr, Out: sw, Tools: f.tools, Logger: testLogger(t)})
+		done <- Serve(context.Background(), f.rt, &Options{In: sr, Out: sw, Logger: testLogger(t)})
 	}()
 	cs := connect(t, &sdk.IOTransport{Reader: cr, Writer: cw}, copts)
 	t.Cleanup(func() {
@@ -113,7 +113,7 @@ func (f *fixture) http(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newService(f.rt, &Options{Tools: f.tools, Logger: testLogger(t)})
+	s, err := newService(f.rt, &Options{Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

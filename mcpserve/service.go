@@ -117,6 +117,7 @@ func (s *service) scope(ss *sdk.ServerSession) host.Scope {
 			s.mu.Lock()
 			delete(s.sessions, ss)
 			s.mu.Unlock()
+			s.rt.EndSession(id, id) // the session's parked runs end with it
 		}()
 	}
 	return host.Scope{SessionID: id, SessionKey: id, RunID: id}
@@ -145,23 +146,16 @@ func (s *service) handler(name string) sdk.ToolHandler {
 	}
 }
 
-// direct runs a direct-only tool and passes its result through.
+// direct runs a model-visible tool other than exec and wait and passes its
+// result through.
 func (s *service) direct(ctx context.Context, run *host.Run, name, callID string, args json.RawMessage) (*sdk.CallToolResult, error) {
-	visible := false
-	for _, d := range run.Tools() {
-		visible = visible || d.Name == name
-	}
-	tool := s.executor(name)
-	if !visible || tool == nil || tool.Execute == nil {
-		return errorResult(fmt.Sprintf("tool %s cannot be called here", name)), nil
-	}
-	res, err := tool.Execute(ctx, host.Call{ID: callID, ToolID: name, Input: args, ParentCallID: callID})
+	res, err := run.CallDirect(ctx, callID, name, args)
 	if err != nil {
 		return errorResult(err.Error()), nil
 	}
 	// An MCP tool's details are the MCP result itself: pass it through.
 	raw := map[string]any{"content": res.Content}
-	if d, ok := res.Details.(map[string]any); ok && tool.MCPServer != "" {
+	if d, ok := res.Details.(map[string]any); ok && d["content"] != nil {
 		raw = d
 	} else if res.Details != nil {
 		raw["structuredContent"] = res.Details
@@ -178,22 +172,6 @@ func (s *service) direct(ctx context.Context, run *host.Run, name, callID string
 		return errorResult("tool result is not an MCP result: " + err.Error()), nil
 	}
 	return &out, nil
-}
-
-func (s *service) executor(name string) *host.Tool {
-	for i := range s.opts.Tools {
-		if t := &s.opts.Tools[i]; t.Name == name && t.DirectOnly {
-			return t
-		}
-	}
-	for _, src := range s.opts.Sources {
-		for _, t := range src.Tools() {
-			if t.Name == name && t.DirectOnly {
-				return &t
-			}
-		}
-	}
-	return nil
 }
 
 func errorResult(msg string) *sdk.CallToolResult {

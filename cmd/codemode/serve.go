@@ -31,8 +31,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if !e.cfg.Enabled {
 		fmt.Fprintln(stderr, "codemode serve: warning: code mode is off, so every tool is served directly")
 	}
-	err = mcpserve.Serve(ctx, e.rt, &mcpserve.Options{HTTPAddr: *addr, In: stdin, Out: stdout,
-		Tools: e.tools, Sources: e.sources, Logger: logger})
+	err = mcpserve.Serve(ctx, e.rt, &mcpserve.Options{HTTPAddr: *addr, In: stdin, Out: stdout, Logger: logger})
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode serve: %v\n", err)
 		return exitFailed
