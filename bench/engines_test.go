@@ -52,7 +52,7 @@ var (
 
 // engineFor returns one engine per case and prelude, shared by the
 // benchmarks of a process: building a template is not what they measure.
-func engineFor(b *testing.B, c engineCase, prelude string) abi.Engine {
+func engineFor(b testing.TB, c engineCase, prelude string) abi.Engine {
 	b.Helper()
 	enginesMu.Lock()
 	defer enginesMu.Unlock()
@@ -103,3 +103,37 @@ func (h *benchHost) Request(op, payload string) (abi.Ticket, error) {
 func (h *benchHost) Emit(abi.OutputKind, string) error { return nil }
 
 func (h *benchHost) ShouldInterrupt() abi.Interrupt { return abi.InterruptNone }
+
+// TestEveryEngineRunsTheSharedCells keeps the benchmarks' guest code working
+// on every engine case, so that a broken body shows up in make test.
+func TestEveryEngineRunsTheSharedCells(t *testing.T) {
+	for _, c := range engineCases {
+		t.Run(c.name, func(t *testing.T) {
+			e := engineFor(t, c, "")
+			cell, err := e.NewCell(context.Background(), abi.Limits{}, &benchHost{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cell.Close(context.Background())
+			if s := cell.Run(context.Background(), bridgeNames+TwoTicketsJS, "cell.js"); s.Status != abi.StepPending {
+				t.Fatalf("two_tickets.js: %v %v", s.Status, s.Failure)
+			}
+			cell.Settle(context.Background(), 1, abi.Resolve(`{"n":4}`))
+			if s := cell.Settle(context.Background(), 2, abi.Resolve(`{"n":2}`)); s.Value != "42" {
+				t.Fatalf("two_tickets.js: %v %v", s.Value, s.Failure)
+			}
+			if !c.prelude {
+				return
+			}
+			e = engineFor(t, c, bridgeNames+Tools200JS)
+			cell, err = e.NewCell(context.Background(), abi.Limits{}, &benchHost{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cell.Close(context.Background())
+			if s := cell.Run(context.Background(), "return Object.keys(tools).length", "cell.js"); s.Value != "200" {
+				t.Fatalf("tools200.js: %v %v", s.Value, s.Failure)
+			}
+		})
+	}
+}

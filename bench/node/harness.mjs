@@ -194,17 +194,25 @@ async function measure(name, timeMs, smoke) {
     else for (let i = 0; i < n; i++) m.op();
     return Number(process.hrtime.bigint() - t0);
   };
-  // Warm up (JIT, inline caches), then grow the batch until it fills the
-  // time budget, like Go's b.N; report the last batch.
-  let n = 1;
-  let ns = await runFor(smoke ? 1 : 3);
+  // Warm up (lazy wasm compilation and tier-up, inline caches) for at
+  // least three operations and a third of the budget. Then grow the batch
+  // as go test grows b.N (predict from the last batch, at most 100x) until
+  // one batch fills the budget, and report that batch.
   const budget = timeMs * 1e6;
+  let n = 1;
+  let ns = await runFor(1);
   if (!smoke) {
+    let warm = 1;
+    let spent = ns;
+    while (warm < 3 || spent < budget / 3) {
+      spent += await runFor(1);
+      warm++;
+    }
     for (;;) {
       ns = await runFor(n);
       if (ns >= budget || n >= 1e9) break;
       const next = ns > 0 ? Math.ceil((n * budget * 1.2) / ns) : n * 100;
-      n = Math.max(n + 1, Math.min(next, n * 100));
+      n = Math.min(Math.max(next, n + 1), n * 100);
     }
   }
   const out = { metric: name, ns: ns / (n * perOp), iterations: n };
