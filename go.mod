@@ -11,6 +11,7 @@ require (
 )
 
 require (
+	github.com/bytecodealliance/wasmtime-go/v25 v25.0.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b // indirect
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect

@@ -1,0 +1,161 @@
+//go:build wasmtime
+
+package wasmtime
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"time"
+
+	wt "github.com/bytecodealliance/wasmtime-go/v25"
+)
+
+const (
+	errnoSuccess = 0
+	errnoBadf    = 8
+	errnoInval   = 28
+	errnoNosys   = 52
+)
+
+// hostFunc is one of the module's twelve imports.
+type hostFunc struct {
+	params  []wt.ValKind
+	results []wt.ValKind
+	// fn returns the i32 result; it is ignored when results is empty.
+	fn func(in *instance, args []wt.Val) int32
+}
+
+var (
+	i32 = wt.KindI32
+	i64 = wt.KindI64
+)
+
+// hostFuncs provides the module's twelve imports, keyed "module.name".
+// Nothing of the host is reachable through them: no files, sockets,
+// environment or processes. Output written to fd 1 and 2 is discarded. They
+// behave exactly like the wazero engine's, so both build the same template.
+var hostFuncs = map[string]hostFunc{
+	"env.host_call": {[]wt.ValKind{i32, i32, i32, i32, i32}, []wt.ValKind{i32}, func(in *instance, a []wt.Val) int32 {
+		return int32(in.hostCall(uint32(a[0].I32()), uint32(a[1].I32()), uint32(a[3].I32()), uint32(a[4].I32())))
+	}},
+	"env.host_interrupt": {nil, []wt.ValKind{i32}, func(in *instance, _ []wt.Val) int32 {
+		if in.pollInterrupt() {
+			return 1
+		}
+		return 0
+	}},
+	// Never enabled, but the host owns both boxes if it ever is called.
+	"env.host_promise_rejection": {[]wt.ValKind{i32, i32, i32}, nil, func(in *instance, a []wt.Val) int32 {
+		in.freeValue(uint32(a[0].I32()))
+		in.freeValue(uint32(a[1].I32()))
+		return 0
+	}},
+	"env.host_module_normalize":    {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, returnZero},
+	"env.host_module_load":         {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, returnZero},
+	"env.host_get_timezone_offset": {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, returnZero},
+
+	"wasi_snapshot_preview1.clock_time_get": {[]wt.ValKind{i32, i64, i32}, []wt.ValKind{i32}, clockTimeGet},
+	"wasi_snapshot_preview1.fd_write":       {[]wt.ValKind{i32, i32, i32, i32}, []wt.ValKind{i32}, fdWrite},
+	"wasi_snapshot_preview1.fd_close":       {[]wt.ValKind{i32}, []wt.ValKind{i32}, returnErrno(errnoNosys)},
+	"wasi_snapshot_preview1.fd_fdstat_get":  {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, fdFdstatGet},
+	"wasi_snapshot_preview1.fd_seek":        {[]wt.ValKind{i32, i64, i32, i32}, []wt.ValKind{i32}, returnErrno(errnoNosys)},
+	"wasi_snapshot_preview1.random_get":     {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, randomGet},
+}
+
+func returnZero(*instance, []wt.Val) int32 { return 0 }
+
+func returnErrno(errno int32) func(*instance, []wt.Val) int32 {
+	return func(*instance, []wt.Val) int32 { return errno }
+}
+
+func (h hostFunc) funcType() *wt.FuncType {
+	types := func(kinds []wt.ValKind) []*wt.ValType {
+		out := make([]*wt.ValType, len(kinds))
+		for i, k := range kinds {
+			out[i] = wt.NewValType(k)
+		}
+		return out
+	}
+	return wt.NewFuncType(types(h.params), types(h.results))
+}
+
+// bindHost wraps a host function for one instance. While it runs, the
+// instance reaches its store through the caller, as wasmtime requires of
+// re-entrant calls.
+func (in *instance) bindHost(h hostFunc) func(*wt.Caller, []wt.Val) ([]wt.Val, *wt.Trap) {
+	return func(c *wt.Caller, args []wt.Val) ([]wt.Val, *wt.Trap) {
+		prev := in.cx
+		in.cx = c
+		defer func() { in.cx = prev }()
+		r := h.fn(in, args)
+		if len(h.results) == 0 {
+			return nil, nil
+		}
+		return []wt.Val{wt.ValI32(r)}, nil
+	}
+}
+
+func clockTimeGet(in *instance, a []wt.Val) int32 {
+	var now uint64
+	if !in.building { // a template must not depend on the time it was built
+		now = uint64(time.Now().UnixNano())
+	}
+	b, ok := in.view(uint32(a[2].I32()), 8)
+	if !ok {
+		return errnoInval
+	}
+	binary.LittleEndian.PutUint64(b, now)
+	return errnoSuccess
+}
+
+func fdWrite(in *instance, a []wt.Val) int32 {
+	fd, iovs, n, out := a[0].I32(), uint32(a[1].I32()), uint32(a[2].I32()), uint32(a[3].I32())
+	if fd != 1 && fd != 2 {
+		return errnoBadf
+	}
+	var total uint32
+	for i := range n {
+		l, ok := in.view(iovs+8*i+4, 4)
+		if !ok {
+			return errnoInval
+		}
+		total += binary.LittleEndian.Uint32(l)
+	}
+	b, ok := in.view(out, 4)
+	if !ok {
+		return errnoInval
+	}
+	binary.LittleEndian.PutUint32(b, total)
+	return errnoSuccess
+}
+
+func fdFdstatGet(in *instance, a []wt.Val) int32 {
+	fd, out := a[0].I32(), uint32(a[1].I32())
+	if fd != 1 && fd != 2 {
+		return errnoBadf
+	}
+	buf, ok := in.view(out, 24)
+	if !ok {
+		return errnoInval
+	}
+	clear(buf)
+	buf[0] = 2 // character device
+	return errnoSuccess
+}
+
+func randomGet(in *instance, a []wt.Val) int32 {
+	buf, ok := in.view(uint32(a[0].I32()), uint32(a[1].I32()))
+	if !ok {
+		return errnoInval
+	}
+	if in.building {
+		clear(buf) // deterministic templates: equal bytes, equal hash, portable snapshots
+	} else {
+		for i := 0; i < len(buf); i += 8 {
+			var w [8]byte
+			binary.LittleEndian.PutUint64(w[:], rand.Uint64())
+			copy(buf[i:], w[:])
+		}
+	}
+	return errnoSuccess
+}

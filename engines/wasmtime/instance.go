@@ -1,0 +1,281 @@
+//go:build wasmtime
+
+package wasmtime
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+
+	wt "github.com/bytecodealliance/wasmtime-go/v25"
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+// instance is one quickjs.wasm instance in a store of its own, so its memory
+// is freed with it and the store limiter bounds it alone. It is driven by one
+// goroutine at a time; host calls re-enter it on that goroutine.
+type instance struct {
+	eng   *Engine
+	store *wt.Store
+	mem   *wt.Memory
+	sp    *wt.Global
+	fn    exports
+	// cx is how the instance reaches its store: the store itself, or the
+	// caller while a host function runs.
+	cx   wt.Storelike
+	args [8]any
+
+	host        abi.Host
+	interrupted abi.Interrupt // sticky once the host asked for a stop
+	building    bool          // true while the template is built
+	dead        bool          // trapped or stopped: never pooled again
+
+	stopped atomic.Bool // set when the epoch backstop stopped a guest call
+}
+
+// trap is panicked by call when the guest traps; cells recover it.
+type trap struct{ err error }
+
+// call invokes a guest export with i32 arguments and returns its i32 result
+// (0 when it has none).
+func (in *instance) call(f *wt.Func, args ...int32) uint32 {
+	a := in.args[:len(args)]
+	for i, v := range args {
+		a[i] = v
+	}
+	return in.invoke(f, a)
+}
+
+func (in *instance) invoke(f *wt.Func, a []any) uint32 {
+	res, err := f.Call(in.cx, a...)
+	clear(a)
+	if err != nil {
+		in.dead = true
+		panic(trap{err})
+	}
+	if r, ok := res.(int32); ok {
+		return uint32(r)
+	}
+	return 0
+}
+
+func (in *instance) callU(f *wt.Func, args ...uint32) uint32 {
+	a := in.args[:len(args)]
+	for i, v := range args {
+		a[i] = int32(v)
+	}
+	return in.invoke(f, a)
+}
+
+func (in *instance) freeValue(box uint32) {
+	if box != 0 {
+		in.callU(in.fn.freeValue, box)
+	}
+}
+
+// view returns a view of guest memory, or false when out of range. It is
+// invalidated by the next call into the guest.
+func (in *instance) view(ptr, n uint32) ([]byte, bool) {
+	data := in.mem.UnsafeData(in.cx)
+	if uint64(ptr)+uint64(n) > uint64(len(data)) {
+		return nil, false
+	}
+	return data[ptr : ptr+n : ptr+n], true
+}
+
+// bytes is view for pointers the guest handed out: out of range is a trap.
+func (in *instance) bytes(ptr, n uint32) []byte {
+	b, ok := in.view(ptr, n)
+	if !ok {
+		in.dead = true
+		panic(trap{fmt.Errorf("guest pointer out of range: %#x+%d", ptr, n)})
+	}
+	return b
+}
+
+// memory is the whole linear memory.
+func (in *instance) memory() []byte { return in.mem.UnsafeData(in.cx) }
+
+func (in *instance) getSP() uint32 { return uint32(in.sp.Get(in.cx).I32()) }
+
+func (in *instance) setSP(v uint32) {
+	if err := in.sp.Set(in.cx, wt.ValI32(int32(v))); err != nil {
+		in.dead = true
+		panic(trap{err})
+	}
+}
+
+// cstring copies s into guest memory with a terminating NUL. Free it with
+// wasm_free.
+func (in *instance) cstring(s string) uint32 {
+	p := in.call(in.fn.malloc, int32(len(s)+1))
+	if p == 0 {
+		panic(trap{errors.New("guest allocation failed")})
+	}
+	b := in.bytes(p, uint32(len(s)+1))
+	copy(b, s)
+	b[len(s)] = 0
+	return p
+}
+
+// newString makes a guest string box. Short strings are staged in the
+// template's scratch buffer instead of a malloc'd one.
+func (in *instance) newString(s string) uint32 {
+	t := in.eng.tmpl
+	if len(s) <= stageSize {
+		copy(in.bytes(t.stage, uint32(len(s))), s)
+		return in.callU(in.fn.newString, t.stage, uint32(len(s)))
+	}
+	p := in.cstring(s)
+	box := in.callU(in.fn.newString, p, uint32(len(s)))
+	in.callU(in.fn.free, p)
+	return box
+}
+
+func (in *instance) newNumber(f float64) uint32 {
+	in.args[0] = f
+	return in.invoke(in.fn.newNumber, in.args[:1])
+}
+
+// goString reads a guest value as a Go string (ToString semantics).
+func (in *instance) goString(box uint32) (string, bool) {
+	scratch := in.eng.tmpl.scratch
+	p := in.callU(in.fn.getStringLen, box, scratch)
+	if p == 0 {
+		return "", false
+	}
+	n := binary.LittleEndian.Uint32(in.bytes(scratch, 4))
+	s := string(in.bytes(p, n))
+	in.callU(in.fn.freeCString, p)
+	if !utf8.ValidString(s) {
+		// QuickJS hands out WTF-8: a lone surrogate arrives as its 3-byte
+		// encoding. The host only ever sees valid UTF-8, with U+FFFD there.
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s, true
+}
+
+// hostCall dispatches env.host_call by the function's stable name.
+func (in *instance) hostCall(namePtr, nameLen, argc, argv uint32) uint32 {
+	name := in.bytes(namePtr, nameLen)
+	isRequest, isEmit := string(name) == abi.HostRequestName, string(name) == abi.HostEmitName
+	if !isRequest && !isEmit {
+		return in.throwError("unknown host function")
+	}
+	var arg [2]string
+	for i := range min(argc, 2) {
+		box := binary.LittleEndian.Uint32(in.bytes(argv+4*i, 4))
+		if s, ok := in.goString(box); ok {
+			arg[i] = s
+		} else {
+			return 0 // ToString threw; the exception is already pending
+		}
+	}
+	if in.host == nil {
+		return in.throwError("the host is unavailable")
+	}
+	if isRequest {
+		t, err := in.host.Request(arg[0], arg[1])
+		if err != nil {
+			return in.throwError(err.Error())
+		}
+		return in.newNumber(float64(t))
+	}
+	kind := abi.OutputText
+	if arg[0] == "1" {
+		kind = abi.OutputJSON
+	}
+	if err := in.host.Emit(kind, arg[1]); err != nil {
+		return in.throwError(err.Error())
+	}
+	return in.call(in.fn.getUndefined)
+}
+
+// throwError raises a plain guest Error and returns the exception marker.
+func (in *instance) throwError(msg string) uint32 {
+	errBox := in.call(in.fn.newError)
+	msgBox := in.newString(msg)
+	in.callU(in.fn.setPropString, errBox, in.eng.tmpl.messageKey, msgBox)
+	in.freeValue(msgBox)
+	in.freeValue(in.callU(in.fn.throw, errBox))
+	in.freeValue(errBox)
+	return 0
+}
+
+func (in *instance) pollInterrupt() bool {
+	if in.interrupted == abi.InterruptNone && in.host != nil {
+		in.interrupted = in.host.ShouldInterrupt()
+	}
+	return in.interrupted != abi.InterruptNone
+}
+
+// eval evaluates global code and returns the owned result box, or 0 and the
+// owned exception box.
+func (in *instance) eval(code, filename string) (result, exception uint32) {
+	src := in.cstring(code)
+	name := in.cstring(filename)
+	res := in.callU(in.fn.eval, src, uint32(len(code)), name, 0)
+	in.callU(in.fn.free, src)
+	in.callU(in.fn.free, name)
+	if in.callU(in.fn.isException, res) != 0 {
+		in.freeValue(res)
+		return 0, in.call(in.fn.getException)
+	}
+	return res, 0
+}
+
+// callFn calls a guest function with borrowed argument boxes and returns the
+// owned result, or 0 and the owned exception.
+func (in *instance) callFn(fn uint32, args ...uint32) (result, exception uint32) {
+	argv := in.eng.tmpl.scratch + 8
+	b := in.bytes(argv, uint32(4*len(args)))
+	for i, a := range args {
+		binary.LittleEndian.PutUint32(b[4*i:], a)
+	}
+	res := in.callU(in.fn.call, fn, in.eng.tmpl.undef, uint32(len(args)), argv)
+	if in.callU(in.fn.isException, res) != 0 {
+		in.freeValue(res)
+		return 0, in.call(in.fn.getException)
+	}
+	return res, 0
+}
+
+// applyLimits sets the per-cell guest limits; they live in the image.
+func (in *instance) applyLimits(l abi.Limits) {
+	in.callU(in.fn.setMemoryLimit, l.MemoryBytes)
+	in.callU(in.fn.setMaxStackSize, l.StackBytes)
+}
+
+// reseed gives Math.random a fresh state; every image shares the template's.
+func (in *instance) reseed() {
+	var boxes [4]uint32
+	for i := range boxes {
+		boxes[i] = in.newNumber(float64(int32(in.eng.seed())))
+	}
+	res, exc := in.callFn(in.eng.tmpl.reseed, boxes[:]...)
+	in.freeValue(res)
+	in.freeValue(exc)
+	for _, b := range boxes {
+		in.freeValue(b)
+	}
+}
+
+// version reads the QuickJS-NG version string.
+func (in *instance) version() string {
+	p := in.call(in.fn.version)
+	b, _ := in.view(p, 64)
+	for i, c := range b {
+		if c == 0 {
+			return string(b[:i])
+		}
+	}
+	return string(b)
+}
+
+// close releases the instance's store and memory.
+func (in *instance) close() {
+	in.store.Close()
+}
