@@ -29,6 +29,14 @@ peers:
 test: setup peers
 	$(GO) vet ./...
 	$(GO) test -race ./...
+	$(MAKE) test-wasmtime
+
+# The hardened engine on wasmtime (cgo, build tag wasmtime): its own tests,
+# snapshots exchanged with the wazero engine, and the whole conformance table.
+.PHONY: test-wasmtime
+test-wasmtime: setup
+	CGO_ENABLED=1 $(GO) vet -tags wasmtime ./engines/...
+	CGO_ENABLED=1 $(GO) test -race -tags wasmtime ./engines/wasmtime
 
 check: setup
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
