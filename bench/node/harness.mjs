@@ -4,13 +4,16 @@
 // quickjs-wasi (installed by `make bench-node` into .cache/bench-node).
 //
 // Usage:
-//   node bench/node/harness.mjs --pkg .cache/bench-node [--metrics a,b] [--time 300] [--smoke]
+//   node bench/node/harness.mjs --pkg .cache/bench-node [--metrics a,b] [--time 300] [--warmup 1000] [--smoke]
 //
 // It prints one JSON object per metric and line:
 //   {"metric":"cell_start","ns":812345.6,"iterations":370}
 //   {"metric":"snapshot","ns":...,"iterations":...,"bytes":1376280}
-// ns is per operation (per host call for host_call). --smoke runs every
-// metric a few times only, to check that the harness works.
+// ns is per operation (per host call for host_call). --time is the timed
+// batch's budget in ms; --warmup the warm-up before it (default a third of
+// --time; V8 compiles wasm with its baseline tier first and optimizes hot
+// functions in the background, which takes about a second here). --smoke
+// runs every metric once only, to check that the harness works.
 //
 // VMs get the settings the Go engine gives its cells: a 64 MiB heap limit, a
 // 512 KiB stack limit, an interrupt handler (that never interrupts) and UTC.
@@ -184,7 +187,7 @@ async function checkRestore(bytes) {
   if (!ok) throw new Error('restore: the restored VM is not usable');
 }
 
-async function measure(name, timeMs, smoke) {
+async function measure(name, timeMs, warmupMs, smoke) {
   const m = await metrics[name]();
   const perOp = m.perOp ?? 1;
   const isAsync = m.op.constructor.name === 'AsyncFunction';
@@ -195,16 +198,17 @@ async function measure(name, timeMs, smoke) {
     return Number(process.hrtime.bigint() - t0);
   };
   // Warm up (lazy wasm compilation and tier-up, inline caches) for at
-  // least three operations and a third of the budget. Then grow the batch
+  // least three operations and the warm-up time. Then grow the batch
   // as go test grows b.N (predict from the last batch, at most 100x) until
   // one batch fills the budget, and report that batch.
   const budget = timeMs * 1e6;
+  const warmup = (warmupMs ?? timeMs / 3) * 1e6;
   let n = 1;
   let ns = await runFor(1);
   if (!smoke) {
     let warm = 1;
     let spent = ns;
-    while (warm < 3 || spent < budget / 3) {
+    while (warm < 3 || spent < warmup) {
       spent += await runFor(1);
       warm++;
     }
@@ -263,6 +267,6 @@ if (args.list) {
   await load();
   console.error(`quickjs-wasi@${version} on Node ${process.version}`);
   for (const n of names) {
-    console.log(JSON.stringify(await measure(n, Number(args.time ?? 300), !!args.smoke)));
+    console.log(JSON.stringify(await measure(n, Number(args.time ?? 300), args.warmup === undefined ? undefined : Number(args.warmup), !!args.smoke)));
   }
 }

@@ -37,7 +37,7 @@ func main() {
 type config struct {
 	goTool, node, nodePkg, harness, out, engine string
 	rounds                                      int
-	benchtime                                   time.Duration
+	benchtime, nodeWarmup                       time.Duration
 	metrics                                     []bench.Metric
 }
 
@@ -54,6 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.engine, "engine", "quickjswasi-wazero", "the Go sub-benchmark (engine) to compare")
 	fs.IntVar(&c.rounds, "rounds", 5, "interleaved rounds")
 	fs.DurationVar(&c.benchtime, "benchtime", 300*time.Millisecond, "time per measurement, each side")
+	fs.DurationVar(&c.nodeWarmup, "node-warmup", time.Second, "Node warm-up per measurement, so V8's optimizing tier has compiled the module")
 	fs.StringVar(&only, "metrics", "", "comma-separated metrics (default: all)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -151,8 +152,8 @@ func compare(ctx context.Context, c config, stdout, stderr io.Writer) error {
 		}
 	}
 	results := summarize(c.metrics, data)
-	fmt.Fprintf(stdout, "Go %s (%s) vs Node quickjs-wasi wrapper; %d interleaved rounds, %s per measurement, %s in all; load average %s before, %s after\n\n",
-		c.engine, goVersion(ctx, c.goTool), c.rounds, c.benchtime, time.Since(started).Round(time.Second), loadBefore, loadavg())
+	fmt.Fprintf(stdout, "Go %s (%s) vs Node %s quickjs-wasi wrapper; %d interleaved rounds, %s per measurement (Node after %s of warm-up), %s in all; load average %s before, %s after\n\n",
+		c.engine, goVersion(ctx, c.goTool), nodeVersion(ctx, c.node), c.rounds, c.benchtime, c.nodeWarmup, time.Since(started).Round(time.Second), loadBefore, loadavg())
 	writeTable(stdout, c.metrics, results)
 	if c.out == "" {
 		return nil
@@ -235,7 +236,8 @@ func matchesBench(field, name string) bool {
 // runNode runs one metric in the Node harness.
 func runNode(ctx context.Context, c config, m bench.Metric) (sample, error) {
 	ms := strconv.FormatInt(c.benchtime.Milliseconds(), 10)
-	cmd := exec.CommandContext(ctx, c.node, c.harness, "--pkg", c.nodePkg, "--metrics", m.Name, "--time", ms)
+	warm := strconv.FormatInt(c.nodeWarmup.Milliseconds(), 10)
+	cmd := exec.CommandContext(ctx, c.node, c.harness, "--pkg", c.nodePkg, "--metrics", m.Name, "--time", ms, "--warmup", warm)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -407,6 +409,14 @@ func goVersion(ctx context.Context, goTool string) string {
 	out, err := exec.CommandContext(ctx, goTool, "env", "GOVERSION").Output()
 	if err != nil {
 		return "go"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func nodeVersion(ctx context.Context, node string) string {
+	out, err := exec.CommandContext(ctx, node, "--version").Output()
+	if err != nil {
+		return "node"
 	}
 	return strings.TrimSpace(string(out))
 }
