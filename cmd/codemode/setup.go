@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
@@ -46,9 +45,6 @@ const (
 	// engine: a command that never runs a cell should not pay for it.
 	listingOnly
 )
-
-// mcpSettle is the least time between starting the MCP client and closing it.
-const mcpSettle = 20 * time.Millisecond
 
 // errConfig marks errors that exit with status 2.
 var errConfig = errors.New("configuration error")
@@ -147,14 +143,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logg
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
-		started := time.Now()
-		e.closers = append(e.closers, func() {
-			// plugins/mcp's supervisor reads its session right after Start
-			// returns; a Close before that read makes it dereference a nil
-			// session. Leave it a moment until that is fixed there.
-			time.Sleep(time.Until(started.Add(mcpSettle)))
-			client.Close()
-		})
+		e.closers = append(e.closers, func() { client.Close() })
 		e.sources = append(e.sources, policy.source(client))
 	}
 	e.tools = policy.tools(e.tools)

@@ -162,6 +162,9 @@ func (s *server) serve(ctx context.Context) error {
 	s.mu.Lock()
 	session := s.session
 	s.mu.Unlock()
+	if session == nil { // closed (or marked down) before the supervisor got here
+		return errors.New("connection closed")
+	}
 	ended := make(chan error, 1)
 	go func() { ended <- session.Wait() }()
 	for {
