@@ -35,10 +35,10 @@ func main() {
 }
 
 type config struct {
-	goTool, node, nodePkg, harness, out, engine string
-	rounds                                      int
-	benchtime, nodeWarmup                       time.Duration
-	metrics                                     []bench.Metric
+	goTool, node, nodePkg, harness, out, engine, tags string
+	rounds                                            int
+	benchtime, nodeWarmup                             time.Duration
+	metrics                                           []bench.Metric
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -52,6 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&c.harness, "harness", "bench/node/harness.mjs", "the Node harness")
 	fs.StringVar(&c.out, "out", "bench/results/latest.json", "the JSON file to write (empty: none)")
 	fs.StringVar(&c.engine, "engine", "quickjswasi-wazero", "the Go sub-benchmark (engine) to compare")
+	fs.StringVar(&c.tags, "tags", "", "build tags for the Go benchmarks (wasmtime, for -engine quickjswasi-wasmtime)")
 	fs.IntVar(&c.rounds, "rounds", 5, "interleaved rounds")
 	fs.DurationVar(&c.benchtime, "benchtime", 300*time.Millisecond, "time per measurement, each side")
 	fs.DurationVar(&c.nodeWarmup, "node-warmup", time.Second, "Node warm-up per measurement, so V8's optimizing tier has compiled the module")
@@ -103,7 +104,7 @@ func compare(ctx context.Context, c config, stdout, stderr io.Writer) error {
 	}
 	defer os.RemoveAll(tmp)
 	testBin := filepath.Join(tmp, "bench.test")
-	build := exec.CommandContext(ctx, c.goTool, "test", "-c", "-o", testBin, "./bench")
+	build := exec.CommandContext(ctx, c.goTool, "test", "-c", "-tags", c.tags, "-o", testBin, "./bench")
 	build.Stdout, build.Stderr = stderr, stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build the Go benchmarks: %w", err)
