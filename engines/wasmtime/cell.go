@@ -125,26 +125,26 @@ func (c *cell) fail(f *abi.Failure) abi.Step {
 func (c *cell) drain() abi.Step {
 	in := c.in
 	for in.interrupted == abi.InterruptNone {
-		rc := int32(in.call(in.fn.executePendingJob))
+		rc := int32(in.call(&in.fn.executePendingJob))
 		if rc == 0 {
 			break
 		}
 		if rc < 0 {
-			return c.fail(in.failure(in.call(in.fn.getException)))
+			return c.fail(in.failure(in.call(&in.fn.getException)))
 		}
 	}
 	if in.interrupted != abi.InterruptNone { // even if the guest caught the interrupt
 		return c.fail(in.interruptFailure())
 	}
-	switch int32(in.callU(in.fn.promiseState, c.result)) {
+	switch int32(in.call(&in.fn.promiseState, c.result)) {
 	case 0:
 		return abi.Step{Status: abi.StepPending}
 	case 1:
-		v := in.callU(in.fn.promiseResult, c.result)
+		v := in.call(&in.fn.promiseResult, c.result)
 		defer in.freeValue(v)
 		return c.complete(v)
 	case 2:
-		return c.fail(in.failure(in.callU(in.fn.promiseResult, c.result)))
+		return c.fail(in.failure(in.call(&in.fn.promiseResult, c.result)))
 	default: // the source broke out of the wrapper: its value is the result
 		return c.complete(c.result)
 	}
@@ -160,7 +160,7 @@ func (c *cell) complete(v uint32) abi.Step {
 	s, ok := in.goString(res)
 	in.freeValue(res)
 	if !ok {
-		return c.fail(in.failure(in.call(in.fn.getException)))
+		return c.fail(in.failure(in.call(&in.fn.getException)))
 	}
 	if in.interrupted != abi.InterruptNone {
 		return c.fail(in.interruptFailure())
@@ -181,7 +181,7 @@ func (in *instance) failure(exc uint32) *abi.Failure {
 	if in.interrupted != abi.InterruptNone {
 		return in.interruptFailure()
 	}
-	if in.callU(in.fn.isUncatchable, exc) != 0 {
+	if in.call(&in.fn.isUncatchable, exc) != 0 {
 		// QuickJS raises only interrupts and out-of-memory as uncatchable.
 		return &abi.Failure{Kind: abi.FailureMemoryLimit, Name: "InternalError", Message: "out of memory"}
 	}

@@ -22,12 +22,16 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/cgo"
+	"slices"
 	"sync"
 	"time"
+	"unsafe"
 
 	wt "github.com/bytecodealliance/wasmtime-go/v25"
 	"github.com/klauspost/compress/zstd"
@@ -90,11 +94,15 @@ type Engine struct {
 	opts   Options
 	engine *wt.Engine
 	module *wt.Module
-	types  map[string]*wt.FuncType
-	tmpl   *template
-	idle   chan *instance
-	enc    *zstd.Encoder
-	dec    *zstd.Decoder
+	// hosts are the module's imports, in an order fixed at New; hostTypes
+	// are their C function types and hostIndex finds them by name.
+	hosts     []hostFunc
+	hostTypes []unsafe.Pointer
+	hostIndex map[string]int
+	tmpl      *template
+	idle      chan *instance
+	enc       *zstd.Encoder
+	dec       *zstd.Decoder
 
 	mu      sync.Mutex
 	closed  bool
@@ -110,7 +118,7 @@ var _ abi.Engine = (*Engine)(nil)
 // New compiles the module (or loads it from the compilation cache) and builds
 // the template image.
 func New(ctx context.Context, opts *Options) (*Engine, error) {
-	e := &Engine{stop: make(chan struct{}), types: map[string]*wt.FuncType{}}
+	e := &Engine{stop: make(chan struct{}), hostIndex: map[string]int{}}
 	if opts != nil {
 		e.opts = *opts
 	}
@@ -144,6 +152,9 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	cfg.SetMaxWasmStack(maxWasmStack)
 	e.engine = wt.NewEngineWithConfig(cfg)
 	fail := func(err error) (*Engine, error) {
+		for _, t := range e.hostTypes {
+			deleteFuncType(t)
+		}
 		e.engine.Close()
 		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine on wasmtime: " + err.Error()}
 	}
@@ -154,8 +165,10 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if e.module, err = e.compile(); err != nil {
 		return fail(err)
 	}
-	for name, h := range hostFuncs {
-		e.types[name] = h.funcType()
+	for _, name := range slices.Sorted(maps.Keys(hostFuncs)) {
+		e.hostIndex[name] = len(e.hosts)
+		e.hosts = append(e.hosts, hostFuncs[name])
+		e.hostTypes = append(e.hostTypes, newFuncType(hostFuncs[name]))
 	}
 	e.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
 	e.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(o.MaxMemoryBytes)+memoryHeadroom))
@@ -280,6 +293,9 @@ func (e *Engine) Close(context.Context) error {
 			e.enc.Close()
 			e.dec.Close()
 			e.module.Close()
+			for _, t := range e.hostTypes {
+				deleteFuncType(t)
+			}
 			e.engine.Close()
 			return nil
 		}
@@ -326,40 +342,49 @@ func (e *Engine) instantiate() (*instance, error) {
 	store := wt.NewStore(e.engine)
 	store.Limiter(int64(e.opts.MaxMemoryBytes)+memoryHeadroom, -1, 1, -1, 1)
 	store.SetEpochDeadline(noDeadline)
-	in := &instance{eng: e, store: store, cx: store}
+	in := &instance{eng: e, store: store, ctxp: contextOf(store)}
+	in.handle = cgo.NewHandle(in)
 	var imports []wt.AsExtern
 	for _, imp := range e.module.Imports() {
 		name := imp.Module() + "."
 		if n := imp.Name(); n != nil {
 			name += *n
 		}
-		h, ok := hostFuncs[name]
+		i, ok := e.hostIndex[name]
 		if !ok {
-			store.Close()
+			in.close()
 			return nil, fmt.Errorf("quickjs.wasm imports %s, which the engine does not provide", name)
 		}
-		imports = append(imports, wt.NewFunc(store, e.types[name], in.bindHost(h)))
+		f, err := in.newHostFunc(e.hostTypes[i], i)
+		if err != nil {
+			in.close()
+			return nil, err
+		}
+		imports = append(imports, f)
 	}
 	inst, err := wt.NewInstance(store, e.module, imports)
 	if err != nil {
-		store.Close()
+		in.close()
 		return nil, err
 	}
 	fail := func(err error) (*instance, error) {
-		store.Close()
+		in.close()
 		return nil, err
 	}
 	if ext := inst.GetExport(store, "memory"); ext == nil || ext.Memory() == nil {
 		return fail(errors.New("quickjs.wasm lacks its memory export"))
 	} else {
 		in.mem = ext.Memory()
+		if in.rawMem, err = rawMemory(in.mem); err != nil {
+			return fail(err)
+		}
 	}
 	if ext := inst.GetExport(store, "__stack_pointer"); ext == nil || ext.Global() == nil {
 		return fail(errors.New("quickjs.wasm lacks a mutable __stack_pointer"))
 	} else {
 		in.sp = ext.Global()
 	}
-	if err := in.fn.bind(store, inst); err != nil {
+	if err := in.fn.bind(store, inst, e.tmpl == nil); err != nil {
 		return fail(err)
 	}
 	return in, nil
@@ -393,7 +418,7 @@ func (e *Engine) acquire() (*instance, error) {
 func (e *Engine) release(in *instance) {
 	in.host = nil
 	in.interrupted = abi.InterruptNone
-	in.cx = in.store
+	in.ctxp = contextOf(in.store)
 	e.mu.Lock()
 	closed := e.closed
 	e.mu.Unlock()
@@ -421,13 +446,8 @@ func (in *instance) arm(ctx context.Context) {
 
 // stoppedByEpoch reports whether a trap is wasmtime's epoch interruption.
 func stoppedByEpoch(err error) bool {
-	var t *wt.Trap
-	if errors.As(err, &t) {
-		if c := t.Code(); c != nil && *c == wt.Interrupt {
-			return true
-		}
-	}
-	return false
+	var c *callError
+	return errors.As(err, &c) && c.hasCode && c.code == wt.Interrupt
 }
 
 func (e *Engine) noteStop(in *instance) {

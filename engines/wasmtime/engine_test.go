@@ -291,7 +291,7 @@ func TestStoreLimiterCapsMemory(t *testing.T) {
 	if s.Status != abi.StepFailed {
 		t.Fatalf("got %v %v", s.Status, s.Failure)
 	}
-	if n := c.(*cell).in.mem.DataSize(c.(*cell).in.cx); n > 8<<20+memoryHeadroom {
+	if n := c.(*cell).in.mem.DataSize(c.(*cell).in.store); n > 8<<20+memoryHeadroom {
 		t.Fatalf("memory grew to %d bytes past the store limit", n)
 	}
 }
@@ -309,7 +309,7 @@ func TestInstanceSurvivesLimits(t *testing.T) {
 		}
 		in := c.(*cell).in
 		res, exc := in.eval("1 + 2", "probe.js")
-		if exc != 0 || in.callU(in.fn.isException, res) != 0 {
+		if exc != 0 || in.call(&in.fn.isException, res) != 0 {
 			t.Fatalf("%q: instance unusable afterwards", src)
 		}
 		in.freeValue(res)
@@ -418,5 +418,21 @@ func TestEngineClose(t *testing.T) {
 	}
 	if _, err := e.NewCell(context.Background(), abi.Limits{}, nil); !errors.Is(err, abi.CodeRuntimeUnavailable) {
 		t.Fatalf("closed engine gave %v", err)
+	}
+}
+
+// panicHost panics in Emit, as a buggy host might.
+type panicHost struct{ testHost }
+
+func (*panicHost) Emit(abi.OutputKind, string) error { panic("host bug") }
+
+func TestHostPanicRetiresInstance(t *testing.T) {
+	c, s := run(t, engine(t), &panicHost{}, "__cm_bridge.emit('text', 'x'); return 1")
+	c.Close(context.Background())
+	if s.Status != abi.StepFailed || s.Failure.Kind != abi.FailureTrap || !strings.Contains(s.Failure.Message, "host bug") {
+		t.Fatalf("got %v %v", s.Status, s.Failure)
+	}
+	if s := runValue(t, "return 3"); s.Value != "3" {
+		t.Fatal(s)
 	}
 }

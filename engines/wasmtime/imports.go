@@ -22,7 +22,7 @@ type hostFunc struct {
 	params  []wt.ValKind
 	results []wt.ValKind
 	// fn returns the i32 result; it is ignored when results is empty.
-	fn func(in *instance, args []wt.Val) int32
+	fn func(in *instance, args hostArgs) int32
 }
 
 var (
@@ -35,19 +35,19 @@ var (
 // environment or processes. Output written to fd 1 and 2 is discarded. They
 // behave exactly like the wazero engine's, so both build the same template.
 var hostFuncs = map[string]hostFunc{
-	"env.host_call": {[]wt.ValKind{i32, i32, i32, i32, i32}, []wt.ValKind{i32}, func(in *instance, a []wt.Val) int32 {
-		return int32(in.hostCall(uint32(a[0].I32()), uint32(a[1].I32()), uint32(a[3].I32()), uint32(a[4].I32())))
+	"env.host_call": {[]wt.ValKind{i32, i32, i32, i32, i32}, []wt.ValKind{i32}, func(in *instance, a hostArgs) int32 {
+		return int32(in.hostCall(uint32(a.i32(0)), uint32(a.i32(1)), uint32(a.i32(3)), uint32(a.i32(4))))
 	}},
-	"env.host_interrupt": {nil, []wt.ValKind{i32}, func(in *instance, _ []wt.Val) int32 {
+	"env.host_interrupt": {nil, []wt.ValKind{i32}, func(in *instance, _ hostArgs) int32 {
 		if in.pollInterrupt() {
 			return 1
 		}
 		return 0
 	}},
 	// Never enabled, but the host owns both boxes if it ever is called.
-	"env.host_promise_rejection": {[]wt.ValKind{i32, i32, i32}, nil, func(in *instance, a []wt.Val) int32 {
-		in.freeValue(uint32(a[0].I32()))
-		in.freeValue(uint32(a[1].I32()))
+	"env.host_promise_rejection": {[]wt.ValKind{i32, i32, i32}, nil, func(in *instance, a hostArgs) int32 {
+		in.freeValue(uint32(a.i32(0)))
+		in.freeValue(uint32(a.i32(1)))
 		return 0
 	}},
 	"env.host_module_normalize":    {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, returnZero},
@@ -62,45 +62,18 @@ var hostFuncs = map[string]hostFunc{
 	"wasi_snapshot_preview1.random_get":     {[]wt.ValKind{i32, i32}, []wt.ValKind{i32}, randomGet},
 }
 
-func returnZero(*instance, []wt.Val) int32 { return 0 }
+func returnZero(*instance, hostArgs) int32 { return 0 }
 
-func returnErrno(errno int32) func(*instance, []wt.Val) int32 {
-	return func(*instance, []wt.Val) int32 { return errno }
+func returnErrno(errno int32) func(*instance, hostArgs) int32 {
+	return func(*instance, hostArgs) int32 { return errno }
 }
 
-func (h hostFunc) funcType() *wt.FuncType {
-	types := func(kinds []wt.ValKind) []*wt.ValType {
-		out := make([]*wt.ValType, len(kinds))
-		for i, k := range kinds {
-			out[i] = wt.NewValType(k)
-		}
-		return out
-	}
-	return wt.NewFuncType(types(h.params), types(h.results))
-}
-
-// bindHost wraps a host function for one instance. While it runs, the
-// instance reaches its store through the caller, as wasmtime requires of
-// re-entrant calls.
-func (in *instance) bindHost(h hostFunc) func(*wt.Caller, []wt.Val) ([]wt.Val, *wt.Trap) {
-	return func(c *wt.Caller, args []wt.Val) ([]wt.Val, *wt.Trap) {
-		prev := in.cx
-		in.cx = c
-		defer func() { in.cx = prev }()
-		r := h.fn(in, args)
-		if len(h.results) == 0 {
-			return nil, nil
-		}
-		return []wt.Val{wt.ValI32(r)}, nil
-	}
-}
-
-func clockTimeGet(in *instance, a []wt.Val) int32 {
+func clockTimeGet(in *instance, a hostArgs) int32 {
 	var now uint64
 	if !in.building { // a template must not depend on the time it was built
 		now = uint64(time.Now().UnixNano())
 	}
-	b, ok := in.view(uint32(a[2].I32()), 8)
+	b, ok := in.view(uint32(a.i32(2)), 8)
 	if !ok {
 		return errnoInval
 	}
@@ -108,8 +81,8 @@ func clockTimeGet(in *instance, a []wt.Val) int32 {
 	return errnoSuccess
 }
 
-func fdWrite(in *instance, a []wt.Val) int32 {
-	fd, iovs, n, out := a[0].I32(), uint32(a[1].I32()), uint32(a[2].I32()), uint32(a[3].I32())
+func fdWrite(in *instance, a hostArgs) int32 {
+	fd, iovs, n, out := a.i32(0), uint32(a.i32(1)), uint32(a.i32(2)), uint32(a.i32(3))
 	if fd != 1 && fd != 2 {
 		return errnoBadf
 	}
@@ -129,8 +102,8 @@ func fdWrite(in *instance, a []wt.Val) int32 {
 	return errnoSuccess
 }
 
-func fdFdstatGet(in *instance, a []wt.Val) int32 {
-	fd, out := a[0].I32(), uint32(a[1].I32())
+func fdFdstatGet(in *instance, a hostArgs) int32 {
+	fd, out := a.i32(0), uint32(a.i32(1))
 	if fd != 1 && fd != 2 {
 		return errnoBadf
 	}
@@ -143,8 +116,8 @@ func fdFdstatGet(in *instance, a []wt.Val) int32 {
 	return errnoSuccess
 }
 
-func randomGet(in *instance, a []wt.Val) int32 {
-	buf, ok := in.view(uint32(a[0].I32()), uint32(a[1].I32()))
+func randomGet(in *instance, a hostArgs) int32 {
+	buf, ok := in.view(uint32(a.i32(0)), uint32(a.i32(1)))
 	if !ok {
 		return errnoInval
 	}

@@ -6,9 +6,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime/cgo"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	wt "github.com/bytecodealliance/wasmtime-go/v25"
 	"github.com/seed11a79d2d/codemode/abi"
@@ -21,12 +23,18 @@ type instance struct {
 	eng   *Engine
 	store *wt.Store
 	mem   *wt.Memory
-	sp    *wt.Global
-	fn    exports
-	// cx is how the instance reaches its store: the store itself, or the
-	// caller while a host function runs.
-	cx   wt.Storelike
-	args [8]any
+	// rawMem is mem for direct access (see call.go).
+	rawMem guestMemory
+	sp     *wt.Global
+	fn     exports
+	// ctxp is how guest calls reach the store: its wasmtime_context_t, or
+	// the caller's while a host function runs.
+	ctxp    unsafe.Pointer
+	handle  cgo.Handle // names the instance to host functions
+	callBuf callBuf
+	// panicked is a panic raised in a host function, re-raised by the guest
+	// call that ran it.
+	panicked any
 
 	host        abi.Host
 	interrupted abi.Interrupt // sticky once the host asked for a stop
@@ -40,46 +48,33 @@ type instance struct {
 type trap struct{ err error }
 
 // call invokes a guest export with i32 arguments and returns its i32 result
-// (0 when it has none).
-func (in *instance) call(f *wt.Func, args ...int32) uint32 {
-	a := in.args[:len(args)]
+// (0 when it has none). A trap retires the instance and panics; cells recover.
+func (in *instance) call(f *guestFunc, args ...uint32) uint32 {
+	a := &in.callBuf.args
 	for i, v := range args {
-		a[i] = v
+		a.setI32(i, v)
 	}
-	return in.invoke(f, a)
+	return in.invoke(f)
 }
 
-func (in *instance) invoke(f *wt.Func, a []any) uint32 {
-	res, err := f.Call(in.cx, a...)
-	clear(a)
-	if err != nil {
+func (in *instance) invoke(f *guestFunc) uint32 {
+	if err := in.rawCall(f); err != nil {
 		in.dead = true
 		panic(trap{err})
 	}
-	if r, ok := res.(int32); ok {
-		return uint32(r)
-	}
-	return 0
-}
-
-func (in *instance) callU(f *wt.Func, args ...uint32) uint32 {
-	a := in.args[:len(args)]
-	for i, v := range args {
-		a[i] = int32(v)
-	}
-	return in.invoke(f, a)
+	return in.callBuf.args.i32(0)
 }
 
 func (in *instance) freeValue(box uint32) {
 	if box != 0 {
-		in.callU(in.fn.freeValue, box)
+		in.call(&in.fn.freeValue, box)
 	}
 }
 
 // view returns a view of guest memory, or false when out of range. It is
 // invalidated by the next call into the guest.
 func (in *instance) view(ptr, n uint32) ([]byte, bool) {
-	data := in.mem.UnsafeData(in.cx)
+	data := in.memory()
 	if uint64(ptr)+uint64(n) > uint64(len(data)) {
 		return nil, false
 	}
@@ -96,13 +91,10 @@ func (in *instance) bytes(ptr, n uint32) []byte {
 	return b
 }
 
-// memory is the whole linear memory.
-func (in *instance) memory() []byte { return in.mem.UnsafeData(in.cx) }
-
-func (in *instance) getSP() uint32 { return uint32(in.sp.Get(in.cx).I32()) }
+func (in *instance) getSP() uint32 { return uint32(in.sp.Get(in.store).I32()) }
 
 func (in *instance) setSP(v uint32) {
-	if err := in.sp.Set(in.cx, wt.ValI32(int32(v))); err != nil {
+	if err := in.sp.Set(in.store, wt.ValI32(int32(v))); err != nil {
 		in.dead = true
 		panic(trap{err})
 	}
@@ -111,7 +103,7 @@ func (in *instance) setSP(v uint32) {
 // cstring copies s into guest memory with a terminating NUL. Free it with
 // wasm_free.
 func (in *instance) cstring(s string) uint32 {
-	p := in.call(in.fn.malloc, int32(len(s)+1))
+	p := in.call(&in.fn.malloc, uint32(len(s)+1))
 	if p == 0 {
 		panic(trap{errors.New("guest allocation failed")})
 	}
@@ -127,29 +119,29 @@ func (in *instance) newString(s string) uint32 {
 	t := in.eng.tmpl
 	if len(s) <= stageSize {
 		copy(in.bytes(t.stage, uint32(len(s))), s)
-		return in.callU(in.fn.newString, t.stage, uint32(len(s)))
+		return in.call(&in.fn.newString, t.stage, uint32(len(s)))
 	}
 	p := in.cstring(s)
-	box := in.callU(in.fn.newString, p, uint32(len(s)))
-	in.callU(in.fn.free, p)
+	box := in.call(&in.fn.newString, p, uint32(len(s)))
+	in.call(&in.fn.free, p)
 	return box
 }
 
 func (in *instance) newNumber(f float64) uint32 {
-	in.args[0] = f
-	return in.invoke(in.fn.newNumber, in.args[:1])
+	in.callBuf.args.setF64(0, f)
+	return in.invoke(&in.fn.newNumber)
 }
 
 // goString reads a guest value as a Go string (ToString semantics).
 func (in *instance) goString(box uint32) (string, bool) {
 	scratch := in.eng.tmpl.scratch
-	p := in.callU(in.fn.getStringLen, box, scratch)
+	p := in.call(&in.fn.getStringLen, box, scratch)
 	if p == 0 {
 		return "", false
 	}
 	n := binary.LittleEndian.Uint32(in.bytes(scratch, 4))
 	s := string(in.bytes(p, n))
-	in.callU(in.fn.freeCString, p)
+	in.call(&in.fn.freeCString, p)
 	if !utf8.ValidString(s) {
 		// QuickJS hands out WTF-8: a lone surrogate arrives as its 3-byte
 		// encoding. The host only ever sees valid UTF-8, with U+FFFD there.
@@ -191,16 +183,16 @@ func (in *instance) hostCall(namePtr, nameLen, argc, argv uint32) uint32 {
 	if err := in.host.Emit(kind, arg[1]); err != nil {
 		return in.throwError(err.Error())
 	}
-	return in.call(in.fn.getUndefined)
+	return in.call(&in.fn.getUndefined)
 }
 
 // throwError raises a plain guest Error and returns the exception marker.
 func (in *instance) throwError(msg string) uint32 {
-	errBox := in.call(in.fn.newError)
+	errBox := in.call(&in.fn.newError)
 	msgBox := in.newString(msg)
-	in.callU(in.fn.setPropString, errBox, in.eng.tmpl.messageKey, msgBox)
+	in.call(&in.fn.setPropString, errBox, in.eng.tmpl.messageKey, msgBox)
 	in.freeValue(msgBox)
-	in.freeValue(in.callU(in.fn.throw, errBox))
+	in.freeValue(in.call(&in.fn.throw, errBox))
 	in.freeValue(errBox)
 	return 0
 }
@@ -217,12 +209,12 @@ func (in *instance) pollInterrupt() bool {
 func (in *instance) eval(code, filename string) (result, exception uint32) {
 	src := in.cstring(code)
 	name := in.cstring(filename)
-	res := in.callU(in.fn.eval, src, uint32(len(code)), name, 0)
-	in.callU(in.fn.free, src)
-	in.callU(in.fn.free, name)
-	if in.callU(in.fn.isException, res) != 0 {
+	res := in.call(&in.fn.eval, src, uint32(len(code)), name, 0)
+	in.call(&in.fn.free, src)
+	in.call(&in.fn.free, name)
+	if in.call(&in.fn.isException, res) != 0 {
 		in.freeValue(res)
-		return 0, in.call(in.fn.getException)
+		return 0, in.call(&in.fn.getException)
 	}
 	return res, 0
 }
@@ -235,18 +227,18 @@ func (in *instance) callFn(fn uint32, args ...uint32) (result, exception uint32)
 	for i, a := range args {
 		binary.LittleEndian.PutUint32(b[4*i:], a)
 	}
-	res := in.callU(in.fn.call, fn, in.eng.tmpl.undef, uint32(len(args)), argv)
-	if in.callU(in.fn.isException, res) != 0 {
+	res := in.call(&in.fn.call, fn, in.eng.tmpl.undef, uint32(len(args)), argv)
+	if in.call(&in.fn.isException, res) != 0 {
 		in.freeValue(res)
-		return 0, in.call(in.fn.getException)
+		return 0, in.call(&in.fn.getException)
 	}
 	return res, 0
 }
 
 // applyLimits sets the per-cell guest limits; they live in the image.
 func (in *instance) applyLimits(l abi.Limits) {
-	in.callU(in.fn.setMemoryLimit, l.MemoryBytes)
-	in.callU(in.fn.setMaxStackSize, l.StackBytes)
+	in.call(&in.fn.setMemoryLimit, l.MemoryBytes)
+	in.call(&in.fn.setMaxStackSize, l.StackBytes)
 }
 
 // reseed gives Math.random a fresh state; every image shares the template's.
@@ -265,7 +257,7 @@ func (in *instance) reseed() {
 
 // version reads the QuickJS-NG version string.
 func (in *instance) version() string {
-	p := in.call(in.fn.version)
+	p := in.call(&in.fn.version)
 	b, _ := in.view(p, 64)
 	for i, c := range b {
 		if c == 0 {
@@ -278,4 +270,5 @@ func (in *instance) version() string {
 // close releases the instance's store and memory.
 func (in *instance) close() {
 	in.store.Close()
+	in.handle.Delete()
 }

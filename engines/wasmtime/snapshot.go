@@ -39,8 +39,8 @@ func (e *Engine) Restore(ctx context.Context, img []byte, limits abi.Limits, hos
 	if err != nil {
 		return nil, err
 	}
-	if cur := uint64(in.mem.DataSize(in.cx)); cur < uint64(d.Size) {
-		if _, err := in.mem.Grow(in.cx, (uint64(d.Size)-cur)/image.WasmPage); err != nil {
+	if cur := uint64(in.mem.DataSize(in.store)); cur < uint64(d.Size) {
+		if _, err := in.mem.Grow(in.store, (uint64(d.Size)-cur)/image.WasmPage); err != nil {
 			e.release(in)
 			return nil, &abi.Failure{Kind: abi.FailureMemoryLimit, Message: "snapshot memory exceeds the engine's limit"}
 		}

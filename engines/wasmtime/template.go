@@ -54,27 +54,27 @@ func (e *Engine) buildTemplate() (in *instance, err error) {
 	in.building = true
 	t := &template{}
 	e.tmpl = t
-	in.call(in.fn.initialize)
-	if rc := in.call(in.fn.init); rc != 0 {
+	in.call(&in.fn.initialize)
+	if rc := in.call(&in.fn.init); rc != 0 {
 		return nil, fmt.Errorf("qjs_init returned %d", int32(rc))
 	}
 	t.version = in.version()
-	t.scratch = in.call(in.fn.malloc, 64)
-	t.stage = in.call(in.fn.malloc, stageSize)
+	t.scratch = in.call(&in.fn.malloc, 64)
+	t.stage = in.call(&in.fn.malloc, stageSize)
 	t.messageKey = in.cstring("message")
 	in.applyLimits(abi.Limits{MemoryBytes: defaultMemory, StackBytes: defaultStack}) // cells set their own
-	in.call(in.fn.setInterruptHandler, 1)
-	t.undef = in.call(in.fn.getUndefined)
-	t.trueBox = in.call(in.fn.getTrue)
-	t.falseBox = in.call(in.fn.getFalse)
+	in.call(&in.fn.setInterruptHandler, 1)
+	t.undef = in.call(&in.fn.getUndefined)
+	t.trueBox = in.call(&in.fn.getTrue)
+	t.falseBox = in.call(&in.fn.getFalse)
 
-	global := in.call(in.fn.getGlobal)
+	global := in.call(&in.fn.getGlobal)
 	for _, name := range []string{abi.HostRequestName, abi.HostEmitName} {
 		p := in.cstring(name)
-		fn := in.callU(in.fn.newHostFunction, p, uint32(len(name)), 2)
-		in.callU(in.fn.setPropString, global, p, fn)
+		fn := in.call(&in.fn.newHostFunction, p, uint32(len(name)), 2)
+		in.call(&in.fn.setPropString, global, p, fn)
 		in.freeValue(fn)
-		in.callU(in.fn.free, p)
+		in.call(&in.fn.free, p)
 	}
 	in.freeValue(global)
 
@@ -87,8 +87,8 @@ func (e *Engine) buildTemplate() (in *instance, err error) {
 		box  *uint32
 	}{{"settle", &t.settle}, {"encode", &t.encode}, {"describe", &t.describe}, {"reseed", &t.reseed}} {
 		p := in.cstring(f.name)
-		*f.box = in.callU(in.fn.getPropString, bridge, p)
-		in.callU(in.fn.free, p)
+		*f.box = in.call(&in.fn.getPropString, bridge, p)
+		in.call(&in.fn.free, p)
 	}
 	in.freeValue(bridge)
 	if e.opts.Prelude != "" {
@@ -98,7 +98,7 @@ func (e *Engine) buildTemplate() (in *instance, err error) {
 		}
 		in.freeValue(res)
 	}
-	in.call(in.fn.runGC)
+	in.call(&in.fn.runGC)
 	in.building = false
 
 	t.SP = in.getSP()
@@ -112,8 +112,8 @@ func (e *Engine) buildTemplate() (in *instance, err error) {
 // load puts the template into a freshly instantiated module.
 func (t *template) load(in *instance) error {
 	size := uint64(len(t.Mem))
-	if cur := in.mem.DataSize(in.cx); uint64(cur) < size {
-		if _, err := in.mem.Grow(in.cx, (size-uint64(cur))/image.WasmPage); err != nil {
+	if cur := in.mem.DataSize(in.store); uint64(cur) < size {
+		if _, err := in.mem.Grow(in.store, (size-uint64(cur))/image.WasmPage); err != nil {
 			return fmt.Errorf("grow memory to the template size: %w", err)
 		}
 	}
@@ -132,5 +132,5 @@ func (t *template) reset(in *instance) bool {
 		return false
 	}
 	t.Reset(b)
-	return in.sp.Set(in.cx, wt.ValI32(int32(t.SP))) == nil
+	return in.sp.Set(in.store, wt.ValI32(int32(t.SP))) == nil
 }
