@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
 )
 
 // The engine benchmarks of package quickjswasi, each body written once and
@@ -137,4 +138,35 @@ func BenchmarkCellStartCold(b *testing.B) {
 		}
 		in.close()
 	}
+}
+
+// BenchmarkEngineNew is an engine start with a warm compilation cache: load
+// the compiled module, build the template, close.
+func BenchmarkEngineNew(b *testing.B) {
+	ctx := context.Background()
+	dir := b.TempDir()
+	b.Run("engine=wazero", func(b *testing.B) {
+		if e, err := quickjswasi.New(ctx, &quickjswasi.Options{CacheDir: dir}); err == nil { // warm the cache
+			e.Close(ctx)
+		}
+		for b.Loop() {
+			e, err := quickjswasi.New(ctx, &quickjswasi.Options{CacheDir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.Close(ctx)
+		}
+	})
+	b.Run("engine=wasmtime", func(b *testing.B) {
+		if e, err := New(ctx, &Options{CacheDir: dir}); err == nil {
+			e.Close(ctx)
+		}
+		for b.Loop() {
+			e, err := New(ctx, &Options{CacheDir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			e.Close(ctx)
+		}
+	})
 }

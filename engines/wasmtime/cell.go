@@ -106,7 +106,7 @@ func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 			}
 			in.dead = true
 			if stoppedByEpoch(t.err) {
-				c.eng.noteStop(in)
+				c.eng.noteStop()
 				step = c.fail(&abi.Failure{Kind: abi.FailureTimeout, Message: "interrupted: deadline exceeded; wasmtime stopped the guest"})
 				return
 			}

@@ -165,6 +165,9 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if e.module, err = e.compile(); err != nil {
 		return fail(err)
 	}
+	if len(hostFuncs) > 1<<hostIndexBits {
+		return fail(errors.New("too many host functions for their env encoding"))
+	}
 	for _, name := range slices.Sorted(maps.Keys(hostFuncs)) {
 		e.hostIndex[name] = len(e.hosts)
 		e.hosts = append(e.hosts, hostFuncs[name])
@@ -252,6 +255,17 @@ func cacheDir(dir string) string {
 		dir = filepath.Join(base, "codemode")
 	}
 	return filepath.Join(dir, "wasmtime")
+}
+
+// CacheWarm reports whether dir (resolved like [Options.CacheDir]) already
+// holds compiled code, so a caller can say once that the first start compiles.
+func CacheWarm(dir string) bool {
+	dir = cacheDir(dir)
+	if dir == "" {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) > 0
 }
 
 // Capabilities implements [abi.Engine].
@@ -450,7 +464,7 @@ func stoppedByEpoch(err error) bool {
 	return errors.As(err, &c) && c.hasCode && c.code == wt.Interrupt
 }
 
-func (e *Engine) noteStop(in *instance) {
+func (e *Engine) noteStop() {
 	e.mu.Lock()
 	e.stopped++
 	e.mu.Unlock()

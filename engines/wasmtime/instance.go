@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"runtime/cgo"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 
@@ -40,8 +39,6 @@ type instance struct {
 	interrupted abi.Interrupt // sticky once the host asked for a stop
 	building    bool          // true while the template is built
 	dead        bool          // trapped or stopped: never pooled again
-
-	stopped atomic.Bool // set when the epoch backstop stopped a guest call
 }
 
 // trap is panicked by call when the guest traps; cells recover it.
