@@ -1,0 +1,187 @@
+package reliability
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed11a79d2d/codemode/host"
+	mcpplugin "github.com/seed11a79d2d/codemode/plugins/mcp"
+)
+
+// corpusConfig keeps hostile cells quick: a 2 s wall clock, an 8 MiB heap,
+// 8 KiB of output and 16 pending calls.
+const corpusConfig = `{"enabled": true, "timeoutMs": 2000, "memoryLimitBytes": 8388608,
+	"maxOutputBytes": 8192, "maxSnapshotBytes": 1048576, "maxPendingToolCalls": 16, "snapshotTtlSeconds": 60}`
+
+var testScope = host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
+
+// world is the set of tools every corpus cell sees: core, plugin, denied,
+// direct-only and MCP tools, and one plugin namespace.
+type world struct {
+	tools      []host.Tool
+	secretHits atomic.Int64 // calls of tools no cell may reach
+	mcp        *mcpplugin.Client
+}
+
+func (w *world) secret(name string) host.Tool {
+	return host.Tool{Name: name, Plugin: "tracker", Description: "Must never run from a hostile cell.",
+		InputSchema: json.RawMessage(`{"type":"object"}`),
+		Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			w.secretHits.Add(1)
+			return host.ToolResult{Details: "secret"}, nil
+		}}
+}
+
+func newWorld(t testing.TB) *world {
+	w := &world{}
+	obj := json.RawMessage(`{"type":"object"}`)
+	w.tools = []host.Tool{
+		{Name: "count", Description: "Return 1.", InputSchema: obj,
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				return host.ToolResult{Details: 1}, nil
+			}},
+		{Name: "echo", Plugin: "demo", Description: "Echo the input.", InputSchema: obj,
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				var v any
+				if err := json.Unmarshal(c.Input, &v); err != nil {
+					return host.ToolResult{}, err
+				}
+				return host.ToolResult{Details: v}, nil
+			}},
+		{Name: "sleep", Description: "Sleep ms milliseconds.", InputSchema: json.RawMessage(`{"type":"object","properties":{"ms":{"type":"number"}}}`),
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				var in struct{ MS int }
+				json.Unmarshal(c.Input, &in)
+				select {
+				case <-time.After(time.Duration(in.MS) * time.Millisecond):
+					return host.ToolResult{Details: in.MS}, nil
+				case <-ctx.Done():
+					return host.ToolResult{}, ctx.Err()
+				}
+			}},
+		{Name: "big", Description: "Return n bytes of text.", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				var in struct{ N int }
+				json.Unmarshal(c.Input, &in)
+				return host.ToolResult{Details: strings.Repeat("a", min(in.N, 64<<20))}, nil
+			}},
+		{Name: "fail", Description: "Fail with a host error.", InputSchema: obj,
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				return host.ToolResult{}, errors.New("host failure at /etc/secret")
+			}},
+		{Name: "issues_list", Plugin: "tracker", Description: "List issues.", InputSchema: obj,
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				return host.ToolResult{Details: []any{map[string]any{"id": 1, "input": json.RawMessage(c.Input)}}}, nil
+			}},
+		w.secret("issues_delete"), // owned by the namespace's plugin, not declared by it
+		w.secret("admin_reset"),   // denied by the run's policy
+		{Name: "screenshot", DirectOnly: true, Description: "Direct-only.", InputSchema: obj,
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				w.secretHits.Add(1)
+				return host.ToolResult{}, nil
+			}},
+	}
+	return w
+}
+
+// startMCP connects an in-process MCP server named "docs" through plugins/mcp.
+func (w *world) startMCP(t testing.TB) []host.Source {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "docs", Version: "1"}, nil)
+	srv.AddTool(&sdk.Tool{Name: "search_docs", Description: "Search the docs.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)},
+		func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "found"}}}, nil
+		})
+	srv.AddResource(&sdk.Resource{URI: "memo://one", Name: "one"}, func(ctx context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "memo://one", Text: "memo"}}}, nil
+	})
+	ct, st := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := mcpplugin.Start(context.Background(), &mcpplugin.Options{Servers: map[string]mcpplugin.ServerConfig{"docs": {Transport: ct}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		ss.Close()
+	})
+	w.mcp = c
+	return []host.Source{c}
+}
+
+// cacheDir is the compilation cache shared by this package's runtimes.
+func cacheDir(t testing.TB) string {
+	if d := os.Getenv("CODEMODE_CACHE_DIR"); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "off"
+	}
+	return filepath.Join(d, "codemode", "wazero")
+}
+
+func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *host.Runtime {
+	t.Helper()
+	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Sources: sources, Config: json.RawMessage(config)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.RegisterNamespace("tracker", host.Namespace{ID: "tracker.issues", GlobalName: "Issues",
+		Description: "Issues of the tracker.", RequiredToolNames: []string{"issues_list"},
+		CreateScope: func(ctx context.Context, nc host.NamespaceContext) (any, error) {
+			return map[string]any{"list": host.NamespaceTool("issues_list", nil), "limits": map[string]any{"max": 50}}, nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	return rt
+}
+
+func prepare(t testing.TB, rt *host.Runtime, scope host.Scope) *host.Run {
+	t.Helper()
+	run, err := rt.Prepare(host.RunOptions{Scope: scope, Deny: []string{"admin_reset"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func execArgs(src string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"code": src})
+	return b
+}
+
+func waitArgs(runID string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"runId": runID})
+	return b
+}
+
+func describe(r host.Result) string {
+	e := r.Error
+	if len(e) > 300 {
+		e = fmt.Sprintf("%s... (%d bytes)", e[:300], len(e))
+	}
+	s := fmt.Sprintf("%s %s %q", r.Status, r.Code, e)
+	if r.Status == host.StatusCompleted {
+		v := string(r.Value)
+		if len(v) > 200 {
+			v = v[:200] + "..."
+		}
+		s = "completed " + v
+	}
+	return s
+}

@@ -1,0 +1,3 @@
+// status: completed
+// value: null
+return new Date(NaN);

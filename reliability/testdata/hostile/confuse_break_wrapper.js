@@ -1,0 +1,2 @@
+// status: failed
+}); return globalThis; (async () => {

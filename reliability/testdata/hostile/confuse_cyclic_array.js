@@ -1,0 +1,4 @@
+// status: completed
+const a = [1];
+a.push(a);
+return a;

@@ -1,0 +1,3 @@
+// status: completed
+// value: {"s": "�x"}
+return await tools.callValue("echo", { s: "\udc00x" });

@@ -1,0 +1,4 @@
+// status: failed
+// code: internal_error
+// error: Error: tool input must be JSON-serializable
+return await tools.callValue("echo", new Proxy({}, { ownKeys() { throw new Error("no keys"); } }));

@@ -1,0 +1,3 @@
+// status: completed
+// value: {"a":1}
+return new Proxy({ a: 1 }, {});

@@ -1,0 +1,4 @@
+// status: failed
+// code: invalid_input
+#!/bin/sh
+echo hi

@@ -1,0 +1,3 @@
+// status: failed
+// code: internal_error
+throw { toString() { throw new Error("t"); } };

@@ -1,0 +1,4 @@
+// status: failed
+// code: timeout
+const o = { toJSON() { return { o }; } };
+return o;

@@ -1,0 +1,2 @@
+// status: completed
+return { toJSON() { throw 1; }, toString() { throw 2; } };

@@ -1,0 +1,3 @@
+// status: completed
+text({ [Symbol.toPrimitive]() { throw new Error("p"); }, toJSON() { throw new Error("j"); } });
+return 1;

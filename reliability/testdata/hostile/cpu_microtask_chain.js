@@ -1,0 +1,6 @@
+// status: failed
+// code: timeout
+// error: code mode timeout exceeded
+const spin = () => Promise.resolve().then(spin);
+spin();
+await new Promise(() => {});

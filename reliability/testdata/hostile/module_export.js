@@ -1,0 +1,3 @@
+// status: failed
+// code: invalid_input
+export default 1;

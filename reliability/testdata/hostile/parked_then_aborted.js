@@ -1,0 +1,2 @@
+// status: waiting
+return await tools.callValue("sleep", { ms: 60000 });

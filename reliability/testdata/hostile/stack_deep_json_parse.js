@@ -1,0 +1,3 @@
+// status: failed
+// code: internal_error
+return JSON.parse("[".repeat(1e6));
