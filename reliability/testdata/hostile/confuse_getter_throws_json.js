@@ -1,3 +1,4 @@
+// mcp: yes
 // status: completed
 // value: 1
 // output: [{"type":"json","value":"[object Object]"}]

@@ -1,3 +1,4 @@
+// mcp: yes
 // status: completed
 // value: [null, null, null, 0]
 return [NaN, Infinity, -Infinity, -0];

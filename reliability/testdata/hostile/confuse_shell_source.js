@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: invalid_input
 // error: code-mode exec runs JavaScript or TypeScript, not shell commands.

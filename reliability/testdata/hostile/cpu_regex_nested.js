@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: timeout
 // error: code mode timeout exceeded

@@ -1,3 +1,4 @@
+// mcp: yes
 // status: completed
 // value: [false, false, false, false]
 const out = [];

@@ -1,3 +1,4 @@
+// mcp: yes
 // status: completed
 // value: ["undefined", "undefined", true]
 const F = tools.search.constructor;

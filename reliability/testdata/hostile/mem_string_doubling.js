@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: internal_error
 // error: code mode memory limit exceeded

@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: output_limit_exceeded
 // error: code mode output limit exceeded

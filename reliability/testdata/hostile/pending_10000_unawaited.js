@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: internal_error
 // error: Error: too many pending code mode tool calls

@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: snapshot_limit_exceeded
 // error: code mode snapshot limit exceeded

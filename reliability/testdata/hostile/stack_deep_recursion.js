@@ -1,3 +1,4 @@
+// mcp: yes
 // status: failed
 // code: internal_error
 // error: RangeError: Maximum call stack size exceeded
