@@ -29,7 +29,6 @@ func serveStdio(t testing.TB, rt *host.Runtime) (*sdk.ClientSession, func()) {
 	}
 	return cs, func() {
 		cs.Close()
-		sr.Close()
 		if err := <-done; err != nil {
 			t.Errorf("Serve: %v", err)
 		}
