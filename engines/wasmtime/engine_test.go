@@ -288,7 +288,7 @@ func TestStoreLimiterCapsMemory(t *testing.T) {
 	defer c.Close(context.Background())
 	c.(*cell).in.applyLimits(abi.Limits{MemoryBytes: 1 << 30, StackBytes: defaultStack})
 	s := c.Run(context.Background(), "const a = []; while (true) a.push(new Array(1e5).fill(1));", "cell.js")
-	if s.Status != abi.StepFailed {
+	if s.Status != abi.StepFailed || s.Failure.Kind != abi.FailureMemoryLimit {
 		t.Fatalf("got %v %v", s.Status, s.Failure)
 	}
 	if n := c.(*cell).in.mem.DataSize(c.(*cell).in.store); n > 8<<20+memoryHeadroom {
