@@ -30,6 +30,7 @@ test: setup peers
 	$(GO) vet ./...
 	$(GO) test -race ./...
 	$(MAKE) test-wasmtime
+	$(MAKE) fuzz-short
 
 # The hardened engine on wasmtime (cgo, build tag wasmtime): its own tests,
 # snapshots exchanged with the wazero engine, and the whole conformance table.
@@ -53,6 +54,18 @@ bench: setup
 
 fuzz: setup
 	$(GO) test -run '^$$' -fuzz FuzzDecodeSnapshot -fuzztime 20s ./engines/quickjswasi
+
+# Every fuzz target in the module for FUZZTIME each (found by name, so new
+# targets join by themselves); a crash leaves its input in the package's
+# testdata/fuzz, where it stays as a regression case.
+FUZZTIME ?= 4s
+.PHONY: fuzz-short
+fuzz-short: setup
+	@set -e; for f in $$(grep -l '^func Fuzz' $$(find . -name '*_test.go' -not -path './.cache/*')); do \
+		for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+			echo "fuzz $$(dirname $$f) $$t"; \
+			out=$$($(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$(dirname $$f) 2>&1) || { echo "$$out"; exit 1; }; \
+		done; done
 
 # The first run: one cell on the built-in demo catalog.
 .PHONY: demo

@@ -83,8 +83,13 @@ func newWorld(t testing.TB) *world {
 			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
 				return host.ToolResult{Details: []any{map[string]any{"id": 1, "input": json.RawMessage(c.Input)}}}, nil
 			}},
-		w.secret("issues_delete"), // owned by the namespace's plugin, not declared by it
-		w.secret("admin_reset"),   // denied by the run's policy
+		// issues_delete is owned by the namespace's plugin but not declared by
+		// it: cells may call it by id, never through the namespace.
+		{Name: "issues_delete", Plugin: "tracker", Description: "Delete an issue.", InputSchema: obj,
+			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+				return host.ToolResult{Details: "deleted"}, nil
+			}},
+		w.secret("admin_reset"), // denied by the run's policy
 		{Name: "screenshot", DirectOnly: true, Description: "Direct-only.", InputSchema: obj,
 			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
 				w.secretHits.Add(1)
