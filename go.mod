@@ -3,21 +3,21 @@ module github.com/seed11a79d2d/codemode
 go 1.26.0
 
 require (
+	github.com/bytecodealliance/wasmtime-go/v25 v25.0.0
+	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/evanw/esbuild v0.28.2
+	github.com/google/jsonschema-go v0.4.3
 	github.com/klauspost/compress v1.20.4
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/tetratelabs/wazero v1.12.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/tools v0.52.0
 )
 
 require (
-	github.com/bytecodealliance/wasmtime-go/v25 v25.0.0 // indirect
 	github.com/dlclark/regexp2/v2 v2.5.2 // indirect
-	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b // indirect
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
 	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect

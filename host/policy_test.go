@@ -180,8 +180,11 @@ func TestCallDirect(t *testing.T) {
 		return ToolResult{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AA==","mimeType":"image/png"}`)}}, nil
 	}}
 	hooks := Hooks{
-		BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision { seen = append(seen, e.ToolKind+":"+e.ToolName); return Decision{} },
-		Approve:        func(context.Context, ToolEvent) (bool, string, error) { return true, "", nil },
+		BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
+			seen = append(seen, e.ToolKind+":"+e.ToolName)
+			return Decision{}
+		},
+		Approve: func(context.Context, ToolEvent) (bool, string, error) { return true, "", nil },
 	}
 	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), image}, Hooks: hooks})
 	defer rt.Close(context.Background())
