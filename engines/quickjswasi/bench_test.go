@@ -3,6 +3,7 @@ package quickjswasi
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 )
@@ -88,4 +89,21 @@ func BenchmarkRestore(b *testing.B) {
 		}
 		r.Close(ctx)
 	}
+}
+
+// BenchmarkInterruptLatency reports how long after its deadline an infinite
+// loop stops (the bound is 50 ms).
+func BenchmarkInterruptLatency(b *testing.B) {
+	e := engine(b)
+	var late time.Duration
+	for b.Loop() {
+		h := &testHost{deadline: time.Now().Add(5 * time.Millisecond)}
+		c, s := run(b, e, h, "while (true) {}")
+		late += time.Since(h.deadline)
+		c.Close(context.Background())
+		if s.Failure == nil || s.Failure.Kind != abi.FailureTimeout {
+			b.Fatal(s)
+		}
+	}
+	b.ReportMetric(float64(late.Microseconds())/float64(b.N), "µs-late/op")
 }

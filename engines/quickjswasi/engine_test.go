@@ -22,6 +22,9 @@ type testHost struct {
 	abort    bool
 	block    time.Duration
 	emitErr  error
+	// pollsAfter counts polls answered with a stop: the engine must stop at
+	// the first one.
+	pollsAfter int
 }
 
 type request struct {
@@ -56,6 +59,7 @@ func (h *testHost) ShouldInterrupt() abi.Interrupt {
 		return abi.InterruptAbort
 	}
 	if !h.deadline.IsZero() && time.Now().After(h.deadline) {
+		h.pollsAfter++
 		return abi.InterruptDeadline
 	}
 	return abi.InterruptNone
@@ -241,8 +245,12 @@ func TestInterruptStopsLoops(t *testing.T) {
 		if s.Status != abi.StepFailed || s.Failure.Kind != abi.FailureTimeout {
 			t.Fatalf("%q: got %v %v", src, s.Status, s.Failure)
 		}
-		if late > 50*time.Millisecond {
-			t.Errorf("%q stopped %v after the deadline", src, late)
+		// The engine stops at the first poll after the deadline, and QuickJS
+		// polls about every 0.1 ms of guest time, so the wall-clock lateness
+		// is scheduling noise; BenchmarkInterruptLatency measures it. The
+		// bound here only catches a guest that was never stopped.
+		if h.pollsAfter != 1 || late > 2*time.Second {
+			t.Errorf("%q stopped %v after the deadline, after %d stop answers", src, late, h.pollsAfter)
 		}
 	}
 	h := &testHost{abort: true}
