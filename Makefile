@@ -36,7 +36,7 @@ test: setup peers
 # snapshots exchanged with the wazero engine, and the whole conformance table.
 .PHONY: test-wasmtime
 test-wasmtime: setup
-	CGO_ENABLED=1 $(GO) vet -tags wasmtime ./engines/...
+	CGO_ENABLED=1 $(GO) vet -tags wasmtime ./engines/... ./cmd/...
 	CGO_ENABLED=1 $(GO) test -race -tags wasmtime ./engines/wasmtime
 
 check: setup

@@ -52,7 +52,7 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usageError(stderr, "catalog", "give --search or --dts, not both")
 	}
 
-	e, err := newEnv(ctx, *configPath, listingOnly, newLogger(stderr, quietLevel()), stderr)
+	e, err := newEnv(ctx, *configPath, listingOnly, "", newLogger(stderr, quietLevel()), stderr)
 	if err != nil {
 		return reportSetupError(stderr, "catalog", err)
 	}

@@ -25,6 +25,7 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	configPath := fs.String("config", "", "JSON5 configuration `file` (default: the demo catalog)")
 	once := fs.Bool("once", false, "print the first result only; do not answer waiting with wait")
 	trace := fs.Bool("trace", false, "print each nested tool call on stderr as one JSON object per line")
+	engineName := fs.String("engine", "", "the engine: "+engineNames()+" (default: the config's engine, else "+defaultEngine+")")
 	positional, err := parseFlags(fs, args)
 	if err != nil {
 		return flagStatus(err)
@@ -72,7 +73,7 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 	}
 
-	e, err := newEnv(ctx, *configPath, withEngine, newLogger(stderr, quietLevel()), stderr)
+	e, err := newEnv(ctx, *configPath, withEngine, *engineName, newLogger(stderr, quietLevel()), stderr)
 	if err != nil {
 		return reportSetupError(stderr, "exec", err)
 	}

@@ -351,7 +351,7 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	prefixes := []string{"codemode ", "quickjs-wasi 3.", "QuickJS-NG ", "wazero v", "go go1."}
+	prefixes := []string{"codemode ", "quickjs-wasi 3.", "QuickJS-NG ", "wazero v", "engines ", "go go1."}
 	if len(lines) != len(prefixes) {
 		t.Fatalf("version = %q", stdout)
 	}
@@ -381,5 +381,21 @@ func golden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+func TestUnknownEngineIsAUsageError(t *testing.T) {
+	_, stderr, code := cli(t, "", "exec", "--engine", "v8", "-e", "return 1")
+	if code != 2 || !strings.Contains(stderr, `unknown engine "v8"`) {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestConfigEngineKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "c.json5")
+	os.WriteFile(path, []byte(`{ engine: "v8", tools: { codeMode: true } }`), 0o644)
+	_, stderr, code := cli(t, "", "exec", "--config", path, "-e", "return 1")
+	if code != 2 || !strings.Contains(stderr, `unknown engine "v8"`) {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }

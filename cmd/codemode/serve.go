@@ -14,6 +14,7 @@ const serveSynopsis = "[--config FILE] [--http ADDR]"
 func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", serveSynopsis, stderr)
 	configPath := fs.String("config", "", "JSON5 configuration `file` (default: the demo catalog)")
+	engineName := fs.String("engine", "", "the engine: "+engineNames()+" (default: the config's engine, else "+defaultEngine+")")
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp instead of stdio (\":0\" picks a free loopback port)")
 	positional, err := parseFlags(fs, args)
 	if err != nil {
@@ -23,7 +24,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return usageError(stderr, "serve", "unexpected argument %q", positional[0])
 	}
 	logger := newLogger(stderr, slog.LevelInfo)
-	e, err := newEnv(ctx, *configPath, withEngine, logger, stderr)
+	e, err := newEnv(ctx, *configPath, withEngine, *engineName, logger, stderr)
 	if err != nil {
 		return reportSetupError(stderr, "serve", err)
 	}

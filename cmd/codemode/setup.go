@@ -11,7 +11,6 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
-	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
@@ -51,7 +50,7 @@ var errConfig = errors.New("configuration error")
 
 // newEnv loads the configuration (the demo setup when path is empty), starts
 // the MCP servers and the engine, and builds the runtime.
-func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logger, stderr io.Writer) (_ *env, err error) {
+func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string, logger *slog.Logger, stderr io.Writer) (_ *env, err error) {
 	e := &env{}
 	defer func() {
 		if err != nil {
@@ -76,6 +75,10 @@ func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logg
 		servers = f.MCPServers
 		policy = toolPolicy{allow: f.Allow, deny: f.Deny, directOnly: f.DirectOnly}
 	}
+	engineName, err := pickEngine(engineFlag, e.engineFromFile())
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errConfig, err)
+	}
 	cfg, _, err := host.ResolveConfig(codeMode, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
@@ -84,14 +87,14 @@ func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logg
 
 	// The engine compiles or loads while the MCP servers start.
 	type started struct {
-		eng *quickjswasi.Engine
+		eng engine
 		err error
 	}
 	var engc chan started
 	if cfg.Enabled && mode == withEngine {
 		engc = make(chan started, 1)
 		go func() {
-			eng, err := startEngine(ctx, stderr, logger)
+			eng, err := startEngine(ctx, engineName, stderr, logger)
 			engc <- started{eng, err}
 		}()
 	}
@@ -170,19 +173,6 @@ func newEnv(ctx context.Context, path string, mode engineMode, logger *slog.Logg
 	return e, nil
 }
 
-// startEngine starts the QuickJS engine, saying once on stderr when this
-// start has to compile it.
-func startEngine(ctx context.Context, stderr io.Writer, logger *slog.Logger) (*quickjswasi.Engine, error) {
-	if os.Getenv(quickjswasi.CacheDirEnv) != "off" && !quickjswasi.CacheWarm("") {
-		fmt.Fprintln(stderr, "codemode: compiling the QuickJS engine once (about half a second); later runs load it from the cache")
-	}
-	eng, err := quickjswasi.New(ctx, &quickjswasi.Options{Prelude: host.Prelude(), Logger: logger})
-	if err != nil {
-		return nil, fmt.Errorf("start the engine: %w", err)
-	}
-	return eng, nil
-}
-
 // Close closes the runtime, then the engine, the MCP client and servers.
 func (e *env) Close(ctx context.Context) {
 	if e.rt != nil {
@@ -241,3 +231,10 @@ func (listingEngine) Restore(context.Context, []byte, abi.Limits, abi.Host) (abi
 	return nil, errListingOnly
 }
 func (listingEngine) Close(context.Context) error { return nil }
+
+func (e *env) engineFromFile() string {
+	if e.file == nil {
+		return ""
+	}
+	return e.file.Engine
+}

@@ -12,6 +12,7 @@ import (
 
 func versionCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("version", "", stderr)
+	engineName := fs.String("engine", defaultEngine, "the engine to start and describe: "+engineNames())
 	positional, err := parseFlags(fs, args)
 	if err != nil {
 		return flagStatus(err)
@@ -19,7 +20,11 @@ func versionCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if len(positional) > 0 {
 		return usageError(stderr, "version", "takes no arguments")
 	}
-	eng, err := startEngine(ctx, stderr, newLogger(stderr, quietLevel()))
+	name, err := pickEngine(*engineName, "")
+	if err != nil {
+		return usageError(stderr, "version", "%v", err)
+	}
+	eng, err := startEngine(ctx, name, stderr, newLogger(stderr, quietLevel()))
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode version: %v\n", err)
 		return exitFailed
@@ -28,7 +33,8 @@ func versionCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "codemode %s\n", moduleVersion())
 	fmt.Fprintf(stdout, "quickjs-wasi %s\n", quickjswasi.QuickJSWasiVersion)
 	fmt.Fprintf(stdout, "QuickJS-NG %s\n", eng.QuickJSVersion())
-	fmt.Fprintf(stdout, "wazero %s\n", quickjswasi.WazeroVersion)
+	fmt.Fprintf(stdout, "%s\n", engines[name].runtime)
+	fmt.Fprintf(stdout, "engines %s\n", engineNames())
 	fmt.Fprintf(stdout, "go %s\n", runtime.Version())
 	return exitOK
 }

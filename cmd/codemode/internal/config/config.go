@@ -38,6 +38,9 @@ type File struct {
 	// Plugins holds the switch of each plugin named under plugins; a plugin
 	// not named is off.
 	Plugins map[string]bool
+	// Engine names the engine ("wazero", or "wasmtime" in binaries built
+	// with that tag); empty means the default. The command checks it.
+	Engine string
 	// MCPServers are the downstream MCP servers, sorted by name.
 	MCPServers []MCPServer
 	// Warnings are "file:line:col: field: message" lines: unknown keys and
@@ -281,6 +284,7 @@ func (d *decoder) top(root *Node) {
 		"tools":      d.tools,
 		"plugins":    d.plugins,
 		"mcpServers": d.mcpServers,
+		"engine":     func(v *Node, f string) { d.str(v, f, &d.f.Engine) },
 	})
 }
 

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// defaultEngine runs quickjs.wasm on wazero, the pure-Go runtime.
+const defaultEngine = "wazero"
+
+// engine is what the command needs of an engine beyond the ABI.
+type engine interface {
+	abi.Engine
+	QuickJSVersion() string
+}
+
+// engineKind is one engine this binary was built with.
+type engineKind struct {
+	start     func(ctx context.Context, logger *slog.Logger) (engine, error)
+	cacheWarm func() bool
+	runtime   string // the wasm runtime and its version, for codemode version
+}
+
+// engines are the engines of this binary; the wasmtime one joins when the
+// binary is built with -tags wasmtime.
+var engines = map[string]engineKind{
+	defaultEngine: {
+		start: func(ctx context.Context, logger *slog.Logger) (engine, error) {
+			return quickjswasi.New(ctx, &quickjswasi.Options{Prelude: host.Prelude(), Logger: logger})
+		},
+		cacheWarm: func() bool { return quickjswasi.CacheWarm("") },
+		runtime:   "wazero " + quickjswasi.WazeroVersion,
+	},
+}
+
+func engineNames() string {
+	names := make([]string, 0, len(engines))
+	for n := range engines {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// pickEngine resolves the engine name: the flag, else the config file's
+// engine key, else the default.
+func pickEngine(flag, fromConfig string) (string, error) {
+	name := flag
+	if name == "" {
+		name = fromConfig
+	}
+	if name == "" {
+		name = defaultEngine
+	}
+	if _, ok := engines[name]; !ok {
+		return "", fmt.Errorf("unknown engine %q (this binary has: %s)", name, engineNames())
+	}
+	return name, nil
+}
+
+// startEngine starts the named engine, saying once on stderr when this start
+// has to compile it.
+func startEngine(ctx context.Context, name string, stderr io.Writer, logger *slog.Logger) (engine, error) {
+	k := engines[name]
+	if os.Getenv(quickjswasi.CacheDirEnv) != "off" && !k.cacheWarm() {
+		fmt.Fprintln(stderr, "codemode: compiling the QuickJS engine once (about half a second); later runs load it from the cache")
+	}
+	eng, err := k.start(ctx, logger)
+	if err != nil {
+		return nil, fmt.Errorf("start the engine: %w", err)
+	}
+	return eng, nil
+}
