@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/seed11a79d2d/codemode/abi"
@@ -102,7 +103,14 @@ func (t *Template) Reset(mem []byte) {
 // Encode makes a snapshot of mem, the whole linear memory of an instance
 // derived from t and between calls, whose cell value is the box result.
 func (t *Template) Encode(enc *zstd.Encoder, mem []byte, result uint32) []byte {
-	var payload []byte
+	buf := payloads.Get().(*[]byte)
+	payload := (*buf)[:0]
+	defer func() {
+		if cap(payload) <= maxPooledPayload {
+			*buf = payload[:0]
+			payloads.Put(buf)
+		}
+	}()
 	for p := int(t.SP) &^ (PageSize - 1); p < len(mem); p += PageSize {
 		cur := mem[p : p+PageSize]
 		base := zeroPage[:]
@@ -127,6 +135,13 @@ func (t *Template) Encode(enc *zstd.Encoder, mem []byte, result uint32) []byte {
 	out = enc.EncodeAll(payload, out)
 	return binary.LittleEndian.AppendUint32(out, Checksum(out))
 }
+
+// payloads recycles Encode's scratch buffer: growing it page by page was
+// most of a small snapshot's cost.
+var payloads = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledPayload keeps huge images' buffers out of the pool.
+const maxPooledPayload = 4 << 20
 
 // Image is a decoded, validated snapshot.
 type Image struct {
