@@ -72,9 +72,7 @@ func warmCache(t *testing.T) (dir, version string) {
 
 // TestCompilationCacheFaults: whatever happens to the compilation cache, the
 // engine must start by compiling in memory, say so in a warning, and run
-// cells. Scenarios that currently stop the engine from starting (so code mode
-// fails closed on every start until someone deletes the cache) are known
-// bugs in engines/quickjswasi, skipped unless CODEMODE_RELIABILITY_BUGS=1.
+// cells.
 func TestCompilationCacheFaults(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a helper binary")
@@ -110,16 +108,16 @@ func TestCompilationCacheFaults(t *testing.T) {
 				t.Skip(err)
 			}
 			return []string{"-dir", dir}
-		}, "an unwritable compilation cache stops the engine from starting (CompileModule fails writing the entry)"},
+		}, ""},
 		{"cache entry corrupted", func(t *testing.T) []string {
 			return []string{"-dir", clone(t, func(p string) { os.WriteFile(p, []byte("garbage"), 0o644) })}
-		}, "a corrupted compilation cache entry stops the engine from starting, on every start until it is deleted"},
+		}, ""},
 		{"cache entry truncated", func(t *testing.T) []string {
 			return []string{"-dir", clone(t, func(p string) { os.Truncate(p, 100) })}
-		}, "a truncated compilation cache entry stops the engine from starting, on every start until it is deleted"},
+		}, ""},
 		{"disk full", func(t *testing.T) []string {
 			return []string{"-dir", t.TempDir(), "-fsize", "65536"}
-		}, "a full disk under the compilation cache stops the engine from starting (write fails with EFBIG/ENOSPC)"},
+		}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

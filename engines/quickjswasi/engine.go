@@ -141,25 +141,21 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 		cfg = wazero.NewRuntimeConfigInterpreter()
 	}
 	cfg = cfg.WithMemoryLimitPages((o.MaxMemoryBytes + memoryHeadroom) / wasmPage)
-	if dir := cacheDir(o.CacheDir); dir != "" {
-		cache, err := wazero.NewCompilationCacheWithDir(dir)
-		if err != nil {
-			o.Logger.Warn("wazero compilation cache disabled", "dir", dir, "err", err)
-		} else {
-			cfg = cfg.WithCompilationCache(cache)
-		}
+	dir := cacheDir(o.CacheDir)
+	err := e.compile(ctx, cfg, dir)
+	if err != nil && dir != "" {
+		// A cache that cannot be read or written (corrupted, truncated, full
+		// disk, no permission) must not stop the engine: compile in memory.
+		o.Logger.Warn("wazero compilation cache unusable; compiling in memory (remove the directory to reset it)",
+			"dir", dir, "err", err)
+		err = e.compile(ctx, cfg, "")
 	}
-	e.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine: " + err.Error()}
+	}
 	fail := func(err error) (*Engine, error) {
 		e.rt.Close(ctx)
 		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine: " + err.Error()}
-	}
-	if err := instantiateImports(ctx, e.rt); err != nil {
-		return fail(err)
-	}
-	var err error
-	if e.compiled, err = e.rt.CompileModule(ctx, quickjsWasm); err != nil {
-		return fail(err)
 	}
 	e.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
 	e.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(o.MaxMemoryBytes)+memoryHeadroom))
@@ -171,6 +167,27 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	e.wg.Add(1)
 	go e.watchdog()
 	return e, nil
+}
+
+// compile makes the runtime, its imports and the compiled module, with the
+// compilation cache in dir ("" for none).
+func (e *Engine) compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string) error {
+	if dir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return err
+		}
+		cfg = cfg.WithCompilationCache(cache)
+	}
+	e.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
+	err := instantiateImports(ctx, e.rt)
+	if err == nil {
+		e.compiled, err = e.rt.CompileModule(ctx, quickjsWasm)
+	}
+	if err != nil {
+		e.rt.Close(ctx)
+	}
+	return err
 }
 
 // cacheDir resolves the compilation cache directory; "" means none.
