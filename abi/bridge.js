@@ -97,6 +97,32 @@
   };
   Object.defineProperty(Math, "random", { value: random, writable: true, configurable: true });
 
+  // QuickJS's generic Array methods loop over `length` in C without polling
+  // the interrupt handler, so one call on a huge sparse array or array-like
+  // (new Array(1e9).join("")) could run for minutes past any deadline. A
+  // dense array that long cannot fit the heap limit; refuse the rest.
+  const maxLength = 16777216;
+  const RangeErr = RangeError;
+  const arrayProto = Array.prototype;
+  for (const name of ["join", "toString", "toLocaleString", "indexOf", "lastIndexOf", "includes",
+    "forEach", "map", "filter", "some", "every", "find", "findIndex", "findLast", "findLastIndex",
+    "reduce", "reduceRight", "fill", "copyWithin", "reverse", "sort", "toSorted", "toReversed",
+    "toSpliced", "with", "slice", "splice", "shift", "unshift", "flat", "flatMap", "concat"]) {
+    const original = arrayProto[name];
+    if (typeof original !== "function") continue;
+    const guarded = {
+      [name](...args) {
+        const length = this === null || this === undefined ? 0 : this.length;
+        if (length > maxLength) {
+          throw new RangeErr("Array.prototype." + name + " on a length of " + length + " exceeds the sandbox's limit of " + maxLength);
+        }
+        return apply(original, this, args);
+      },
+    }[name];
+    Object.defineProperty(guarded, "length", { value: original.length });
+    Object.defineProperty(arrayProto, name, { value: guarded, writable: true, configurable: true });
+  }
+
   g.__cm_bridge = { request, emit };
   return { settle, encode, describe, reseed };
 })()

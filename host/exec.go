@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -42,11 +43,12 @@ type state struct {
 	cancel context.CancelFunc
 
 	// per leg
-	deadline time.Time
-	abort    context.Context
-	image    []byte
-	resuming bool        // a wait holds it; guarded by the store's lock
-	expiry   *time.Timer // guarded by the store's lock
+	deadline  time.Time
+	abort     context.Context
+	image     []byte
+	resuming  bool        // a wait holds it; guarded by the store's lock
+	abandoned atomic.Bool // its leg overran and the caller has returned
+	expiry    *time.Timer // guarded by the store's lock
 }
 
 type pendingCall struct {
@@ -130,7 +132,7 @@ func (st *state) inFlight() int {
 func (st *state) Emit(kind abi.OutputKind, payload string) error {
 	o := Output{Type: "text", Text: payload}
 	if kind == abi.OutputJSON {
-		o = Output{Type: "json", Value: json.RawMessage(payload)}
+		o = Output{Type: "json", Value: json.RawMessage(wellFormed(payload))}
 	}
 	b, _ := json.Marshal(o)
 	if st.outputBytes+len(b) > st.run.rt.cfg.MaxOutputBytes {
@@ -205,6 +207,11 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 	}
 	st.namespaces = ns
 	nsJSON, _ := json.Marshal(nsSetup)
+	return st.bounded(func() Result { return run.execLeg(st.engineCtx(ctx), st, js, nsJSON) })
+}
+
+// execLeg runs a new cell until it finishes or parks.
+func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte) Result {
 	cell, err := run.rt.engine.NewCell(ctx, run.limits(), st)
 	if err != nil {
 		st.cancel()
@@ -281,7 +288,7 @@ func (run *Run) completed(st *state, value string) Result {
 	if st.outputTooLong || len(value) > run.rt.cfg.MaxOutputBytes {
 		return run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit)
 	}
-	r := Result{Status: StatusCompleted, Value: json.RawMessage(value), Telemetry: run.telemetry()}
+	r := Result{Status: StatusCompleted, Value: json.RawMessage(wellFormed(value)), Telemetry: run.telemetry()}
 	if !json.Valid(r.Value) { // the bridge's encoder guarantees JSON; never trust it blindly
 		r.Value = json.RawMessage("null")
 	}
@@ -307,6 +314,9 @@ func (st *state) withOutput(r Result) Result {
 // park snapshots the cell and stores the run for wait.
 func (st *state) park(ctx context.Context, cell abi.Cell) Result {
 	run := st.run
+	if st.abandoned.Load() {
+		return st.finish(run.failed(abi.CodeTimeout, "", msgTimeout))
+	}
 	if ctx.Err() != nil {
 		return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 	}
@@ -398,3 +408,47 @@ func replayID(o RunOptions, callID, code string) string {
 	sum := sha256.Sum256(b)
 	return "cm_replay_" + hex.EncodeToString(sum[:])[:24]
 }
+
+// legGrace is how long past its deadline an exec or wait leg may run before
+// the caller gets a timeout without it. QuickJS polls the interrupt handler
+// in loops, regexes and jobs, but a builtin looping in C never does, and
+// wazero cannot stop it: the bridge bounds the known ones (generic Array
+// methods) to about a second, and this is the backstop for the rest. The
+// leg then finishes in the background, the engine's watchdog retires its
+// instance, and its run is dropped. It is generous because an overloaded
+// host also runs legs late.
+const legGrace = 10 * time.Second
+
+// bounded runs a leg on its own goroutine and returns its result, or a
+// timeout once the leg overruns its deadline by legGrace.
+func (st *state) bounded(leg func() Result) Result {
+	done := make(chan Result, 1)
+	go func() {
+		r := leg()
+		if st.abandoned.Load() && r.Status == StatusWaiting {
+			st.finish(r) // parked just as its caller gave up: drop it
+		}
+		done <- r
+	}()
+	timer := time.NewTimer(time.Until(st.deadline) + st.run.rt.legGrace)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r
+	case <-timer.C:
+		st.abandoned.Store(true)
+		st.cancel()
+		return st.run.failed(abi.CodeTimeout, "leg_overrun", msgTimeout)
+	}
+}
+
+// deadlineCtx gives engine calls the leg's deadline, so the engine's
+// watchdog knows when a call overran, without a timer per call.
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+}
+
+func (c deadlineCtx) Deadline() (time.Time, bool) { return c.deadline, true }
+
+func (st *state) engineCtx(ctx context.Context) context.Context { return deadlineCtx{ctx, st.deadline} }

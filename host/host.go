@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
@@ -98,17 +99,18 @@ func Prelude() string { return preludeJS }
 
 // Runtime holds the engine, the configuration and the registered tools.
 type Runtime struct {
-	cfg     Config
-	tools   []Tool
-	sources []Source
-	engine  abi.Engine
-	ownEng  bool
-	logger  *slog.Logger
-	store   *store
-	debug   debugMode
-	hooks   Hooks
-	outputs contracts
-	workers *workers
+	cfg      Config
+	tools    []Tool
+	sources  []Source
+	engine   abi.Engine
+	ownEng   bool
+	logger   *slog.Logger
+	store    *store
+	debug    debugMode
+	hooks    Hooks
+	outputs  contracts
+	workers  *workers
+	legGrace time.Duration // see legGrace; tests shorten it
 
 	nsMu       sync.Mutex
 	namespaces []registeredNamespace
@@ -148,6 +150,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	}
 	r.store = newStore()
 	r.workers = newWorkers()
+	r.legGrace = legGrace
 	r.debug = debugFromEnv()
 	r.hooks = o.Hooks
 	return r, nil

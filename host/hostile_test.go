@@ -99,3 +99,63 @@ func TestToolErrorsAreCatchablePlainErrors(t *testing.T) {
 		t.Fatalf("%s\n%s", r.Value, r.Error)
 	}
 }
+
+func TestWellFormed(t *testing.T) {
+	for in, want := range map[string]string{
+		`"a"`:                   `"a"`,
+		`["\ud800","a\udc00b"]`: "[\"\uFFFD\",\"a\uFFFDb\"]",
+		`{"\uDBFF":1}`:          "{\"\uFFFD\":1}",
+		`"\\ud800"`:             `"\\ud800"`, // an escaped backslash, then text
+		`"\u00e9\n"`:            `"\u00e9\n"`,
+		`"\ud8"`:                `"\ud8"`,
+	} {
+		if got := wellFormed(in); got != want {
+			t.Errorf("wellFormed(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestFailedMessagesAreBounded(t *testing.T) {
+	run := prepare(t, newRuntime(t, `{"enabled": true, "maxOutputBytes": 2048}`, shipments()), RunOptions{})
+	r := exec(t, run, `throw "x".repeat(1e6)`)
+	if r.Status != StatusFailed || len(r.Error) > 2048+len("…") {
+		t.Fatalf("error of %d bytes", len(r.Error))
+	}
+}
+
+// stuckEngine is an engine whose cells never return from Run, like a guest
+// builtin looping in C that no interrupt reaches.
+type stuckEngine struct {
+	abi.Engine
+	release chan struct{}
+}
+
+func (e stuckEngine) NewCell(ctx context.Context, l abi.Limits, h abi.Host) (abi.Cell, error) {
+	return stuckCell{e.release}, nil
+}
+
+type stuckCell struct{ release chan struct{} }
+
+func (c stuckCell) Run(ctx context.Context, source, filename string) abi.Step {
+	<-c.release
+	return abi.Step{Status: abi.StepCompleted, Value: "1"}
+}
+func (c stuckCell) Settle(context.Context, abi.Ticket, abi.Outcome) abi.Step { return abi.Step{} }
+func (c stuckCell) Snapshot(context.Context) ([]byte, error)                 { return nil, nil }
+func (c stuckCell) Close(context.Context) error                              { return nil }
+
+func TestLegThatNeverReturnsIsBounded(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100}`),
+		Tools: []Tool{shipments()}, Engine: stuckEngine{release: release}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	rt.legGrace = 50 * time.Millisecond
+	r := exec(t, prepare(t, rt, RunOptions{}), "return 1")
+	if r.Code != abi.CodeTimeout || r.Error != msgTimeout {
+		t.Fatalf("%+v", r)
+	}
+}

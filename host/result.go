@@ -2,6 +2,8 @@ package host
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
@@ -92,8 +94,38 @@ func (run *Run) telemetry() Telemetry {
 	return t
 }
 
+// failed builds a failed result. The message is bounded by maxOutputBytes
+// like every other part of a result: a guest can throw a huge string.
 func (run *Run) failed(code abi.ErrorCode, reason, msg string) Result {
+	msg = truncateUTF8(msg, run.rt.cfg.MaxOutputBytes)
 	return Result{Status: StatusFailed, Code: code, Reason: reason, Error: msg, Telemetry: run.telemetry()}
+}
+
+// wellFormed replaces the escapes of lone surrogates in JSON text, which
+// JSON.stringify writes as \udXXX (a valid pair is written as UTF-8), with
+// U+FFFD itself, as text() output and tool inputs get it, so strict JSON
+// parsers accept every value and output item.
+func wellFormed(js string) string {
+	if !strings.Contains(js, `\ud`) && !strings.Contains(js, `\uD`) {
+		return js
+	}
+	var b strings.Builder
+	for i := 0; i < len(js); i++ {
+		if js[i] != '\\' || i+1 >= len(js) {
+			b.WriteByte(js[i])
+			continue
+		}
+		if js[i+1] == 'u' && i+6 <= len(js) {
+			if v, err := strconv.ParseUint(js[i+2:i+6], 16, 16); err == nil && v >= 0xd800 && v <= 0xdfff {
+				b.WriteString("\uFFFD")
+				i += 5
+				continue
+			}
+		}
+		b.WriteString(js[i : i+2]) // any other escape, kept whole
+		i++
+	}
+	return b.String()
 }
 
 // Messages of the run lifecycle, as the reference words them.

@@ -21,6 +21,9 @@ func newStore() *store { return &store{runs: map[string]*state{}} }
 func (s *store) park(st *state, ttl time.Duration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if st.abandoned.Load() { // its caller already got a timeout
+		return errors.New(msgTimeout)
+	}
 	if _, ok := s.runs[st.id]; !ok && len(s.runs) >= maxParkedRuns {
 		return errors.New(msgTooManyRuns)
 	}

@@ -24,6 +24,12 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 	}
 	owner := st.run
 	st.abort, st.deadline = ctx, time.Now().Add(owner.rt.cfg.Timeout)
+	return st.bounded(func() Result { return owner.waitLeg(st.engineCtx(ctx), st) })
+}
+
+// waitLeg collects the run's pending calls, restores its snapshot and
+// continues the cell.
+func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 	for t, pc := range st.pending { // a restart-safe run's calls start now
 		if pc.deferred {
 			st.start(t, pc, pc.payload)
@@ -31,21 +37,21 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 	}
 	if !st.collect(ctx) {
 		if ctx.Err() != nil {
-			return st.finish(owner.failed(abi.CodeAborted, "", msgAborted))
+			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 		}
-		owner.rt.store.release(st)
+		run.rt.store.release(st)
 		return st.withOutput(st.waiting())
 	}
-	cell, err := owner.rt.engine.Restore(ctx, st.image, owner.limits(), st)
+	cell, err := run.rt.engine.Restore(ctx, st.image, run.limits(), st)
 	if err != nil {
 		var f *abi.Failure
 		if ok := asFailure(err, &f); ok {
-			return st.finish(owner.failure(f))
+			return st.finish(run.failure(f))
 		}
-		return st.finish(owner.failed(abi.CodeInternalError, "snapshot_restore_failed", err.Error()))
+		return st.finish(run.failed(abi.CodeInternalError, "snapshot_restore_failed", err.Error()))
 	}
 	defer cell.Close(ctx)
-	owner.rt.store.remove(st) // it is parked again if it suspends again
+	run.rt.store.remove(st) // it is parked again if it suspends again
 	// Yields settle now; then the calls in the order they completed.
 	step := abi.Step{Status: abi.StepPending}
 	for t, pc := range st.pending {

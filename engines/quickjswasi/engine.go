@@ -328,7 +328,7 @@ func (e *Engine) acquire(ctx context.Context) (*instance, error) {
 // release resets an instance to the template and pools it, or drops it.
 func (e *Engine) release(in *instance) {
 	in.host = nil
-	in.interrupted = abi.InterruptNone
+	in.interrupted, in.outOfMemory = abi.InterruptNone, false
 	e.mu.Lock()
 	closed := e.closed
 	e.mu.Unlock()

@@ -389,3 +389,18 @@ func TestEngineClose(t *testing.T) {
 		t.Fatalf("closed engine gave %v", err)
 	}
 }
+
+func TestOutOfMemoryInAnUnhandledJobFailsTheCell(t *testing.T) {
+	e := engine(t)
+	c, err := e.NewCell(context.Background(), abi.Limits{MemoryBytes: 4 << 20}, &testHost{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	// A growing chain of jobs runs out of memory in a job whose rejection
+	// nobody handles; the cell's own promise would stay pending forever.
+	s := c.Run(context.Background(), "const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {})", "cell.js")
+	if s.Status != abi.StepFailed || s.Failure.Kind != abi.FailureMemoryLimit {
+		t.Fatalf("got %v %v", s.Status, s.Failure)
+	}
+}

@@ -40,6 +40,7 @@ type exports struct {
 	setMemoryLimit      api.Function `wasm:"qjs_set_memory_limit"`
 	setMaxStackSize     api.Function `wasm:"qjs_set_max_stack_size"`
 	setInterruptHandler api.Function `wasm:"qjs_set_interrupt_handler"`
+	setRejectionHandler api.Function `wasm:"qjs_set_promise_rejection_handler"`
 	runGC               api.Function `wasm:"qjs_run_gc"`
 	version             api.Function `wasm:"qjs_get_quickjs_version"`
 }

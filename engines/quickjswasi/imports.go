@@ -76,10 +76,13 @@ func hostInterrupt(ctx context.Context, _ api.Module, stack []uint64) {
 	}
 }
 
-// hostPromiseRejection is never enabled, but the host owns both boxes if it
-// ever is called.
+// hostPromiseRejection sees unhandled rejections; the host owns both boxes.
+// Only an uncatchable reason matters: out of memory inside a promise job.
 func hostPromiseRejection(ctx context.Context, _ api.Module, stack []uint64) {
 	in := instanceOf(ctx)
+	if stack[2] == 0 && in.call32(in.fn.isUncatchable, stack[1]) != 0 {
+		in.outOfMemory = true
+	}
 	in.freeValue(uint32(stack[0]))
 	in.freeValue(uint32(stack[1]))
 }

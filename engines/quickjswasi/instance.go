@@ -27,8 +27,12 @@ type instance struct {
 
 	host        abi.Host
 	interrupted abi.Interrupt // sticky once the host asked for a stop
-	building    bool          // true while the template is built
-	dead        bool          // trapped or quarantined: never pooled again
+	// outOfMemory records an out-of-memory error that rejected a promise
+	// nobody handles, such as one of a chain of jobs: the cell has failed
+	// even if its own promise never settles.
+	outOfMemory bool
+	building    bool // true while the template is built
+	dead        bool // trapped or quarantined: never pooled again
 
 	quarantined atomic.Bool  // set by the watchdog
 	busySince   atomic.Int64 // unix nanos of the running call, 0 when idle

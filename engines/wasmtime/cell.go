@@ -136,6 +136,9 @@ func (c *cell) drain() abi.Step {
 	if in.interrupted != abi.InterruptNone { // even if the guest caught the interrupt
 		return c.fail(in.interruptFailure())
 	}
+	if in.outOfMemory {
+		return c.fail(&abi.Failure{Kind: abi.FailureMemoryLimit, Name: "InternalError", Message: "out of memory"})
+	}
 	switch int32(in.call(&in.fn.promiseState, c.result)) {
 	case 0:
 		return abi.Step{Status: abi.StepPending}

@@ -437,7 +437,7 @@ func (e *Engine) acquire() (*instance, error) {
 // release resets an instance to the template and pools it, or drops it.
 func (e *Engine) release(in *instance) {
 	in.host = nil
-	in.interrupted = abi.InterruptNone
+	in.interrupted, in.outOfMemory = abi.InterruptNone, false
 	in.ctxp = contextOf(in.store)
 	e.mu.Lock()
 	closed := e.closed

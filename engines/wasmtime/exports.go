@@ -44,6 +44,7 @@ type exports struct {
 	setMemoryLimit      guestFunc `wasm:"qjs_set_memory_limit" sig:"i>"`
 	setMaxStackSize     guestFunc `wasm:"qjs_set_max_stack_size" sig:"i>"`
 	setInterruptHandler guestFunc `wasm:"qjs_set_interrupt_handler" sig:"i>"`
+	setRejectionHandler guestFunc `wasm:"qjs_set_promise_rejection_handler" sig:"i>"`
 	runGC               guestFunc `wasm:"qjs_run_gc" sig:">"`
 	version             guestFunc `wasm:"qjs_get_quickjs_version" sig:">i"`
 }

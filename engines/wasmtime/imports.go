@@ -44,8 +44,12 @@ var hostFuncs = map[string]hostFunc{
 		}
 		return 0
 	}},
-	// Never enabled, but the host owns both boxes if it ever is called.
+	// Unhandled rejections; the host owns both boxes. Only an uncatchable
+	// reason matters: out of memory inside a promise job.
 	"env.host_promise_rejection": {[]wt.ValKind{i32, i32, i32}, nil, func(in *instance, a hostArgs) int32 {
+		if a.i32(2) == 0 && in.call(&in.fn.isUncatchable, uint32(a.i32(1))) != 0 {
+			in.outOfMemory = true
+		}
 		in.freeValue(uint32(a.i32(0)))
 		in.freeValue(uint32(a.i32(1)))
 		return 0

@@ -37,8 +37,12 @@ type instance struct {
 
 	host        abi.Host
 	interrupted abi.Interrupt // sticky once the host asked for a stop
-	building    bool          // true while the template is built
-	dead        bool          // trapped or stopped: never pooled again
+	// outOfMemory records an out-of-memory error that rejected a promise
+	// nobody handles: the cell has failed even if its own promise never
+	// settles.
+	outOfMemory bool
+	building    bool // true while the template is built
+	dead        bool // trapped or stopped: never pooled again
 }
 
 // trap is panicked by call when the guest traps; cells recover it.

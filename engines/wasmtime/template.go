@@ -64,6 +64,7 @@ func (e *Engine) buildTemplate() (in *instance, err error) {
 	t.messageKey = in.cstring("message")
 	in.applyLimits(abi.Limits{MemoryBytes: defaultMemory, StackBytes: defaultStack}) // cells set their own
 	in.call(&in.fn.setInterruptHandler, 1)
+	in.call(&in.fn.setRejectionHandler, 1)
 	t.undef = in.call(&in.fn.getUndefined)
 	t.trueBox = in.call(&in.fn.getTrue)
 	t.falseBox = in.call(&in.fn.getFalse)

@@ -1,6 +1,6 @@
 // status: failed
-// code: timeout
-// error: code mode timeout exceeded
+// code: internal_error
+// error: code mode memory limit exceeded
 const spin = () => Promise.resolve().then(spin);
 spin();
 await new Promise(() => {});
