@@ -67,6 +67,13 @@ fuzz-short: setup
 			out=$$($(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$(dirname $$f) 2>&1) || { echo "$$out"; exit 1; }; \
 		done; done
 
+# The conformance table on this binary's engines, then on the goja oracle
+# and the differential check (goja is test-only, never in the binary).
+.PHONY: conformance
+conformance: setup
+	$(GO) run ./cmd/codemode conformance
+	$(GO) test -count=1 -run 'TestConformance|TestDifferential' ./engines/conformance/
+
 # The first run: one cell on the built-in demo catalog.
 .PHONY: demo
 demo: setup

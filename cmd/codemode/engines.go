@@ -25,30 +25,36 @@ type engine interface {
 
 // engineKind is one engine this binary was built with.
 type engineKind struct {
-	start     func(ctx context.Context, logger *slog.Logger) (engine, error)
+	// start builds the engine with prelude in its template: the host's
+	// guest API, or none for the bare conformance table.
+	start     func(ctx context.Context, prelude string, logger *slog.Logger) (engine, error)
 	cacheWarm func() bool
 	runtime   string // the wasm runtime and its version, for codemode version
+	table     string // the engine's name in the conformance baseline
 }
 
 // engines are the engines of this binary; the wasmtime one joins when the
 // binary is built with -tags wasmtime.
 var engines = map[string]engineKind{
 	defaultEngine: {
-		start: func(ctx context.Context, logger *slog.Logger) (engine, error) {
-			return quickjswasi.New(ctx, &quickjswasi.Options{Prelude: host.Prelude(), Logger: logger})
+		start: func(ctx context.Context, prelude string, logger *slog.Logger) (engine, error) {
+			return quickjswasi.New(ctx, &quickjswasi.Options{Prelude: prelude, Logger: logger})
 		},
 		cacheWarm: func() bool { return quickjswasi.CacheWarm("") },
 		runtime:   "wazero " + quickjswasi.WazeroVersion,
+		table:     "quickjswasi",
 	},
 }
 
-func engineNames() string {
+func engineNames() string { return strings.Join(sortedEngines(), ", ") }
+
+func sortedEngines() []string {
 	names := make([]string, 0, len(engines))
 	for n := range engines {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return names
 }
 
 // pickEngine resolves the engine name: the flag, else the config file's
@@ -74,7 +80,7 @@ func startEngine(ctx context.Context, name string, stderr io.Writer, logger *slo
 	if os.Getenv(quickjswasi.CacheDirEnv) != "off" && !k.cacheWarm() {
 		fmt.Fprintln(stderr, "codemode: compiling the QuickJS engine once (about half a second); later runs load it from the cache")
 	}
-	eng, err := k.start(ctx, logger)
+	eng, err := k.start(ctx, host.Prelude(), logger)
 	if err != nil {
 		return nil, fmt.Errorf("start the engine: %w", err)
 	}

@@ -7,15 +7,15 @@ import (
 	"log/slog"
 
 	"github.com/seed11a79d2d/codemode/engines/wasmtime"
-	"github.com/seed11a79d2d/codemode/host"
 )
 
 func init() {
 	engines["wasmtime"] = engineKind{
-		start: func(ctx context.Context, logger *slog.Logger) (engine, error) {
-			return wasmtime.New(ctx, &wasmtime.Options{Prelude: host.Prelude(), Logger: logger})
+		start: func(ctx context.Context, prelude string, logger *slog.Logger) (engine, error) {
+			return wasmtime.New(ctx, &wasmtime.Options{Prelude: prelude, Logger: logger})
 		},
 		cacheWarm: func() bool { return wasmtime.CacheWarm("") },
 		runtime:   "wasmtime " + wasmtime.WasmtimeVersion,
+		table:     "wasmtime",
 	}
 }

@@ -5,10 +5,11 @@
 //
 // Usage:
 //
-//	codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace]
+//	codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace] [--engine NAME]
 //	codemode catalog [--config FILE] [--json] [--search QUERY] [--dts]
-//	codemode serve [--config FILE] [--http ADDR]
-//	codemode version
+//	codemode serve [--config FILE] [--http ADDR] [--engine NAME]
+//	codemode conformance [--engine NAME] [--json]
+//	codemode version [--engine NAME]
 //
 // exec prints each result as one JSON object per line and answers a waiting
 // result with wait until the run ends, unless --once. The exit status is 0
@@ -43,10 +44,11 @@ const (
 const usage = `codemode runs Code Mode cells against a hidden tool catalog.
 
 Usage:
-  codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace]
+  codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace] [--engine NAME]
   codemode catalog [--config FILE] [--json] [--search QUERY] [--dts]
-  codemode serve [--config FILE] [--http ADDR]
-  codemode version
+  codemode serve [--config FILE] [--http ADDR] [--engine NAME]
+  codemode conformance [--engine NAME] [--json]
+  codemode version [--engine NAME]
 
 Without --config the demo catalog is used, with code mode enabled.
 Run "codemode COMMAND -h" for a command's flags.
@@ -68,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serveCommand(ctx, rest, stdin, stdout, stderr)
 	case "version":
 		return versionCommand(ctx, rest, stdout, stderr)
+	case "conformance":
+		return conformanceCommand(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -399,3 +399,17 @@ func TestConfigEngineKey(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
+
+func TestConformanceCommand(t *testing.T) {
+	stdout, stderr, code := cli(t, "", "conformance", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var report struct{ Passed, Failed, Skipped int }
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil || report.Passed < 150 || report.Failed != 0 {
+		t.Fatalf("%+v %v", report, err)
+	}
+	if _, stderr, code := cli(t, "", "conformance", "--engine", "v8"); code != 2 || !strings.Contains(stderr, "unknown engine") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
