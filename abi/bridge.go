@@ -9,7 +9,7 @@ import _ "embed"
 // encode(value) (the JSON value rule), describe(thrown) and
 // reseed(a, b, c, d) for Math.random. Host preludes reach the bridge through
 // the global [BridgeGlobal] = { request(op, payload) -> Promise,
-// emit(kind, payload) } and should delete it.
+// emit(kind, payload), encode(value) -> JSON text } and should delete it.
 //
 //go:embed bridge.js
 var BridgeJS string

@@ -1,8 +1,8 @@
 // The engine-level bridge, evaluated once into every template image (and
 // into the goja oracle). It captures the engine's two host functions, removes
 // them from globalThis, and returns the functions the engine itself calls.
-// It leaves one global, __cm_bridge = { request, emit }, for a host prelude to
-// capture and delete. Everything here is hardened against guest code that
+// It leaves one global, __cm_bridge = { request, emit, encode }, for a host
+// prelude to capture and delete. Everything here is hardened against guest code that
 // later replaces built-ins: it keeps its own references.
 (() => {
   "use strict";
@@ -123,6 +123,6 @@
     Object.defineProperty(arrayProto, name, { value: guarded, writable: true, configurable: true });
   }
 
-  g.__cm_bridge = { request, emit };
+  g.__cm_bridge = { request, emit, encode };
   return { settle, encode, describe, reseed };
 })()

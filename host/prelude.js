@@ -6,7 +6,7 @@
 (() => {
   "use strict";
   const g = globalThis;
-  const { request, emit } = g.__cm_bridge;
+  const { request, emit, encode } = g.__cm_bridge;
   delete g.__cm_bridge;
   const stringify = JSON.stringify;
   const freeze = Object.freeze;
@@ -14,16 +14,6 @@
   const str = String;
   const isArray = Array.isArray;
 
-  const jsonText = (v) => {
-    if (v === undefined) return "null";
-    try {
-      if (v instanceof E) return stringify({ name: str(v.name), message: str(v.message) });
-      const s = stringify(v);
-      if (s !== undefined) return s;
-    } catch (_) {}
-    try { return stringify(str(v)); } catch (_) {}
-    return '"[unserializable value]"';
-  };
   const bridge = (op, args) => {
     let payload;
     try { payload = stringify(args); } catch (e) {
@@ -41,8 +31,8 @@
   const define = (name, value) =>
     Object.defineProperty(g, name, { value, writable: false, enumerable: false, configurable: false });
 
-  define("text", (v) => { emit("text", typeof v === "string" ? v : jsonText(v)); });
-  define("json", (v) => { emit("json", jsonText(v)); });
+  define("text", (v) => { emit("text", typeof v === "string" ? v : encode(v)); });
+  define("json", (v) => { emit("json", encode(v)); });
   define("yield_control", (reason) => bridge("yield", { reason: reason === undefined ? "" : str(reason) }));
 
   let files = [];
