@@ -220,7 +220,6 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 	slices.SortStableFunc(kept, func(a, b int) int { return cmp.Compare(tools[a].Origin, tools[b].Origin) })
 
 	c := &Catalog{
-		entries:      make([]Entry, 0, len(kept)),
 		byID:         make(map[string]int, len(kept)),
 		guestByName:  make(map[string][]int, len(kept)),
 		defaultLimit: o.SearchDefaultLimit,
@@ -230,17 +229,20 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range entries {
+	// The entries are already in catalog order; index them in place rather
+	// than copying each one.
+	c.entries = entries
+	c.guest = make([]int, 0, len(entries))
+	for n := range entries {
+		e := &entries[n]
 		if _, dup := c.byID[e.ID]; dup {
 			return nil, fmt.Errorf("catalog: %w: %q", ErrDuplicateID, e.ID)
 		}
-		n := len(c.entries)
 		c.byID[e.ID] = n
 		if e.Source != SourceMCP {
 			c.guest = append(c.guest, n)
 			c.guestByName[e.Name] = append(c.guestByName[e.Name], n)
 		}
-		c.entries = append(c.entries, e)
 	}
 	c.index = newSearchIndex(c.entries, c.guest)
 	return c, nil
@@ -338,7 +340,7 @@ func newEntry(t *Tool) (Entry, error) {
 // hintOfRaw renders the hint of a raw schema; ok is false when it is not
 // valid JSON.
 func hintOfRaw(raw json.RawMessage, lim hintLimits) (Hint, bool) {
-	v, ok := decodeJSON(raw)
+	v, ok := decodeSchema(raw)
 	if !ok {
 		return Hint{}, false
 	}

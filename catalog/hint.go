@@ -84,7 +84,7 @@ func OutputHint(schema json.RawMessage) Hint {
 }
 
 func renderHint(schema json.RawMessage, lim hintLimits) Hint {
-	v, ok := decodeJSON(schema)
+	v, ok := decodeSchema(schema)
 	if !ok {
 		return Hint{unknownType, false}
 	}
@@ -108,10 +108,11 @@ type hinter struct {
 // render returns the hint of schema v. depth counts object and array nesting;
 // nest counts union nesting; budget is the most UTF-16 units the caller can use.
 func (h *hinter) render(v any, depth, nest, budget int) (string, bool) {
-	m, ok := v.(map[string]any)
+	obj, ok := v.(*jsonObject)
 	if !ok {
 		return unknownType, false
 	}
+	m := *obj
 	if len(m) == 0 {
 		return unknownType, true
 	}
@@ -120,13 +121,13 @@ func (h *hinter) render(v any, depth, nest, budget int) (string, bool) {
 	}
 	complete := true
 	for _, k := range incompleteKeywords {
-		if _, has := m[k]; has {
+		if m.has(k) {
 			complete = false
 			break
 		}
 	}
 	nullable := false
-	if nv, has := m["nullable"]; has {
+	if nv, has := m.get("nullable"); has {
 		b, ok := nv.(bool)
 		if !ok {
 			return unknownType, false
@@ -144,15 +145,15 @@ func (h *hinter) render(v any, depth, nest, budget int) (string, bool) {
 	return text, complete
 }
 
-func (h *hinter) base(m map[string]any, depth, nest, budget int) (string, bool) {
-	anyOf, hasAny := m["anyOf"]
-	oneOf, hasOne := m["oneOf"]
+func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
+	anyOf, hasAny := m.get("anyOf")
+	oneOf, hasOne := m.get("oneOf")
 	if hasAny || hasOne {
 		if hasAny && hasOne {
 			return unknownType, false
 		}
 		for _, k := range unionBaseKeys {
-			if _, has := m[k]; has {
+			if m.has(k) {
 				return unknownType, false
 			}
 		}
@@ -166,29 +167,26 @@ func (h *hinter) base(m map[string]any, depth, nest, budget int) (string, bool) 
 		}
 		return h.union(list, depth, nest+1, budget)
 	}
-	if c, has := m["const"]; has {
+	if c, has := m.get("const"); has {
 		return literalUnion([]any{c})
 	}
-	if e, has := m["enum"]; has {
+	if e, has := m.get("enum"); has {
 		list, ok := e.([]any)
 		if !ok || len(list) == 0 {
 			return unknownType, false
 		}
 		return literalUnion(list)
 	}
-	t, hasType := m["type"]
+	t, hasType := m.get("type")
 	if !hasType {
-		_, hasProps := m["properties"]
-		_, hasAP := m["additionalProperties"]
-		_, hasReq := m["required"]
-		if hasProps || hasAP || hasReq {
+		if m.has("properties") || m.has("additionalProperties") || m.has("required") {
 			return h.object(m, depth, nest, budget)
 		}
-		if _, hasItems := m["items"]; hasItems {
+		if m.has("items") {
 			return h.typed("array", m, depth, nest, budget)
 		}
-		for k := range m {
-			if !annotationKeys[k] {
+		for _, member := range m {
+			if !annotationKeys[member.key] {
 				return unknownType, false
 			}
 		}
@@ -219,7 +217,7 @@ func (h *hinter) base(m map[string]any, depth, nest, budget int) (string, bool) 
 }
 
 // typed renders schema m as the single JSON type t.
-func (h *hinter) typed(t string, m map[string]any, depth, nest, budget int) (string, bool) {
+func (h *hinter) typed(t string, m jsonObject, depth, nest, budget int) (string, bool) {
 	switch t {
 	case "string", "boolean", "null":
 		return t, true
@@ -229,7 +227,7 @@ func (h *hinter) typed(t string, m map[string]any, depth, nest, budget int) (str
 		}
 		return h.number(t == "integer", m), true
 	case "array":
-		items, has := m["items"]
+		items, has := m.get("items")
 		if !has {
 			return "Array<unknown>", true
 		}
@@ -248,7 +246,7 @@ func (h *hinter) typed(t string, m map[string]any, depth, nest, budget int) (str
 // number renders a numeric input type with its bounds, in the order integer,
 // minimum, maximum, exclusiveMinimum, exclusiveMaximum. A malformed bound
 // poisons the whole hint.
-func (h *hinter) number(integer bool, m map[string]any) string {
+func (h *hinter) number(integer bool, m jsonObject) string {
 	var parts []string
 	if integer {
 		parts = append(parts, "integer")
@@ -256,7 +254,7 @@ func (h *hinter) number(integer bool, m map[string]any) string {
 	for _, b := range [...]struct{ key, op string }{
 		{"minimum", ">="}, {"maximum", "<="}, {"exclusiveMinimum", ">"}, {"exclusiveMaximum", "<"},
 	} {
-		v, has := m[b.key]
+		v, has := m.get(b.key)
 		if !has {
 			continue
 		}
@@ -281,12 +279,12 @@ func (h *hinter) number(integer bool, m map[string]any) string {
 func (h *hinter) union(variants []any, depth, nest, budget int) (string, bool) {
 	consts := make([]any, 0, len(variants))
 	for _, v := range variants {
-		vm, ok := v.(map[string]any)
+		vm, ok := v.(*jsonObject)
 		if !ok {
 			consts = nil
 			break
 		}
-		c, has := vm["const"]
+		c, has := vm.get("const")
 		if !has {
 			consts = nil
 			break
@@ -386,33 +384,32 @@ func literal(v any) (text, kind string, ok bool) {
 // object renders an object schema. Required keys come first, then optional
 // keys, each group in UTF-16 order; keys that are not identifiers are
 // JSON-quoted. Parts that do not fit are dropped behind "; ...".
-func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool) {
+func (h *hinter) object(m jsonObject, depth, nest, budget int) (string, bool) {
 	complete := true
-	props := map[string]any{}
-	if p, has := m["properties"]; has {
-		pm, ok := p.(map[string]any)
+	var props []property
+	if p, has := m.get("properties"); has {
+		pm, ok := p.(*jsonObject)
 		if !ok {
 			return unknownType, false
 		}
-		props = pm
+		props = properties(*pm)
 	}
 	open := false
 	closed := false
-	if ap, has := m["additionalProperties"]; has {
+	if ap, has := m.get("additionalProperties"); has {
 		switch a := ap.(type) {
 		case bool:
 			open = a
 			closed = !a
-		case map[string]any:
+		case *jsonObject:
 			open = true
 		}
 	}
 	if !closed {
 		complete = false
 	}
-	required := map[string]bool{}
 	nRequired := 0
-	if r, has := m["required"]; has {
+	if r, has := m.get("required"); has {
 		list, ok := r.([]any)
 		if !ok {
 			complete = false
@@ -424,8 +421,8 @@ func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool
 				continue
 			}
 			nRequired++
-			if _, in := props[name]; in {
-				required[name] = true
+			if i, in := slices.BinarySearchFunc(props, name, byName); in {
+				props[i].required = true
 			} else {
 				complete = false // a required key the hint cannot show
 			}
@@ -437,25 +434,22 @@ func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool
 		}
 		return "{ ... }", false
 	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if required[a] != required[b] {
-			if required[a] {
+	slices.SortFunc(props, func(a, b property) int {
+		if a.required != b.required {
+			if a.required {
 				return -1
 			}
 			return 1
 		}
-		return compare16(a, b)
+		return compare16(a.name, b.name)
 	})
 
 	var parts []string // each part already carries its "; " separator
 	var lens []int
 	used := u16len("{ ")
 	truncated := false
-	for _, k := range keys {
+	for _, prop := range props {
+		k := prop.name
 		if len(parts) >= h.lim.props {
 			truncated = true
 			break
@@ -469,7 +463,7 @@ func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool
 			name = jsonQuote(k)
 		}
 		prefix := name + "?: "
-		if required[k] {
+		if prop.required {
 			prefix = name + ": "
 		}
 		if len(parts) > 0 {
@@ -480,7 +474,7 @@ func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool
 			truncated = true
 			break
 		}
-		text, c := h.render(props[k], depth+1, nest, room)
+		text, c := h.render(prop.schema, depth+1, nest, room)
 		part := prefix + text
 		n := u16len(part)
 		if used+n+len(objectClose) > budget {
@@ -512,4 +506,33 @@ func (h *hinter) object(m map[string]any, depth, nest, budget int) (string, bool
 	b.WriteString(marker)
 	b.WriteString(objectClose)
 	return b.String(), complete
+}
+
+// property is one distinct key of an object schema's properties.
+type property struct {
+	name     string
+	schema   any
+	required bool
+}
+
+func byName(p property, name string) int { return strings.Compare(p.name, name) }
+
+// properties returns the distinct properties of pm sorted by name in byte
+// order, so that required names can be found by binary search. Of duplicate
+// keys the last one wins, as in encoding/json.
+func properties(pm jsonObject) []property {
+	props := make([]property, len(pm))
+	for i, mb := range pm {
+		props[i] = property{name: mb.key, schema: mb.value}
+	}
+	slices.SortStableFunc(props, func(a, b property) int { return strings.Compare(a.name, b.name) })
+	out := props[:0]
+	for _, p := range props {
+		if n := len(out); n > 0 && out[n-1].name == p.name {
+			out[n-1] = p
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

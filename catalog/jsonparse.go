@@ -27,9 +27,56 @@ func decodeJSON(raw []byte) (v any, ok bool) {
 	return v, p.i == len(p.s)
 }
 
+// decodeSchema decodes like decodeJSON, except that objects become
+// *jsonObject. Hint rendering decodes every trusted schema of a run, and a
+// small slice per object costs far less to build and to search than a map.
+func decodeSchema(raw []byte) (v any, ok bool) {
+	p := jsonParser{s: string(raw), ordered: true}
+	// Opening braces bound the number of objects, so the slab is allocated
+	// once.
+	p.objs = make([]jsonObject, 0, strings.Count(p.s, "{"))
+	p.space()
+	v, ok = p.value(0)
+	if !ok {
+		return nil, false
+	}
+	p.space()
+	return v, p.i == len(p.s)
+}
+
+// jsonObject is a JSON object as its members in document order, duplicate
+// keys included.
+type jsonObject []jsonMember
+
+type jsonMember struct {
+	key   string
+	value any
+}
+
+// get returns the value of key k. The last duplicate wins, as in
+// encoding/json. Schema objects are small, so a linear scan beats hashing.
+func (o jsonObject) get(k string) (any, bool) {
+	for i := len(o) - 1; i >= 0; i-- {
+		if o[i].key == k {
+			return o[i].value, true
+		}
+	}
+	return nil, false
+}
+
+func (o jsonObject) has(k string) bool {
+	_, ok := o.get(k)
+	return ok
+}
+
 type jsonParser struct {
-	s string
-	i int
+	s       string
+	i       int
+	ordered bool // objects as *jsonObject rather than map[string]any
+
+	// objs is the slab the ordered objects live in: a pointer into it goes
+	// into an interface without the allocation a slice header would cost.
+	objs []jsonObject
 }
 
 func (p *jsonParser) space() {
@@ -53,7 +100,8 @@ func (p *jsonParser) value(depth int) (any, bool) {
 	case c == '[':
 		return p.array(depth + 1)
 	case c == '"':
-		return p.str()
+		s, ok := p.str()
+		return boxString(s), ok
 	case c == 't':
 		return true, p.word("true")
 	case c == 'f':
@@ -66,6 +114,22 @@ func (p *jsonParser) value(depth int) (any, bool) {
 	return nil, false
 }
 
+// commonStrings are string values that schemas repeat over and over,
+// already in interfaces.
+var commonStrings = [...]any{"string", "object", "integer", "number", "array", "boolean", "null"}
+
+// boxString puts s in an interface, reusing a common one where it can:
+// boxing a string allocates, and most string values of a schema are type
+// names.
+func boxString(s string) any {
+	for _, c := range commonStrings {
+		if c.(string) == s {
+			return c
+		}
+	}
+	return s
+}
+
 func (p *jsonParser) word(w string) bool {
 	if !strings.HasPrefix(p.s[p.i:], w) {
 		return false
@@ -75,45 +139,71 @@ func (p *jsonParser) word(w string) bool {
 }
 
 func (p *jsonParser) object(depth int) (any, bool) {
-	p.i++ // {
+	if p.ordered {
+		return p.orderedObject(depth)
+	}
 	m := make(map[string]any, 4)
+	if !p.members(depth, func(k string, v any) { m[k] = v }) {
+		return nil, false
+	}
+	return m, true
+}
+
+// orderedObject decodes an object as a *jsonObject.
+func (p *jsonParser) orderedObject(depth int) (any, bool) {
+	o := make(jsonObject, 0, 4)
+	if !p.members(depth, func(k string, v any) { o = append(o, jsonMember{k, v}) }) {
+		return nil, false
+	}
+	if len(p.objs) == cap(p.objs) {
+		p.objs = make([]jsonObject, 0, 8) // earlier slabs stay alive through their pointers
+	}
+	p.objs = append(p.objs, o)
+	return &p.objs[len(p.objs)-1], true
+}
+
+// members decodes the members of an object, calling add for each in order.
+func (p *jsonParser) members(depth int, add func(k string, v any)) bool {
+	p.i++ // {
 	p.space()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return m, true
+		return true
 	}
 	for {
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
-			return nil, false
+			return false
 		}
+		// Keys stay strings: boxing each one in an interface would cost an
+		// allocation per member.
 		k, ok := p.str()
 		if !ok {
-			return nil, false
+			return false
 		}
 		p.space()
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, false
+			return false
 		}
 		p.i++
 		p.space()
 		v, ok := p.value(depth)
 		if !ok {
-			return nil, false
+			return false
 		}
-		m[k.(string)] = v
+		add(k, v)
 		p.space()
 		if p.i >= len(p.s) {
-			return nil, false
+			return false
 		}
 		switch p.s[p.i] {
 		case ',':
 			p.i++
 		case '}':
 			p.i++
-			return m, true
+			return true
 		default:
-			return nil, false
+			return false
 		}
 	}
 }
@@ -149,7 +239,7 @@ func (p *jsonParser) array(depth int) (any, bool) {
 	}
 }
 
-func (p *jsonParser) str() (any, bool) {
+func (p *jsonParser) str() (string, bool) {
 	p.i++ // opening quote
 	start := p.i
 	for p.i < len(p.s) {
@@ -165,15 +255,15 @@ func (p *jsonParser) str() (any, bool) {
 		case c == '\\':
 			return p.escaped(start)
 		case c < 0x20:
-			return nil, false
+			return "", false
 		}
 		p.i++
 	}
-	return nil, false
+	return "", false
 }
 
 // escaped finishes a string that holds escapes, starting over at start.
-func (p *jsonParser) escaped(start int) (any, bool) {
+func (p *jsonParser) escaped(start int) (string, bool) {
 	var b strings.Builder
 	b.WriteString(validUTF8(p.s[start:p.i]))
 	for p.i < len(p.s) {
@@ -183,7 +273,7 @@ func (p *jsonParser) escaped(start int) (any, bool) {
 			p.i++
 			return b.String(), true
 		case c < 0x20:
-			return nil, false
+			return "", false
 		case c != '\\':
 			r, size := utf8.DecodeRuneInString(p.s[p.i:])
 			b.WriteRune(r) // an invalid byte decodes as U+FFFD
@@ -191,7 +281,7 @@ func (p *jsonParser) escaped(start int) (any, bool) {
 			continue
 		}
 		if p.i+1 >= len(p.s) {
-			return nil, false
+			return "", false
 		}
 		e := p.s[p.i+1]
 		p.i += 2
@@ -211,7 +301,7 @@ func (p *jsonParser) escaped(start int) (any, bool) {
 		case 'u':
 			r, ok := p.hex4()
 			if !ok {
-				return nil, false
+				return "", false
 			}
 			if utf16.IsSurrogate(r) {
 				r2 := rune(-1)
@@ -219,7 +309,7 @@ func (p *jsonParser) escaped(start int) (any, bool) {
 					save := p.i
 					p.i += 2
 					if r2, ok = p.hex4(); !ok {
-						return nil, false
+						return "", false
 					}
 					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
 						b.WriteRune(d)
@@ -231,10 +321,10 @@ func (p *jsonParser) escaped(start int) (any, bool) {
 			}
 			b.WriteRune(r)
 		default:
-			return nil, false
+			return "", false
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 func (p *jsonParser) hex4() (rune, bool) {

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -191,41 +192,54 @@ type searchIndex struct {
 func newSearchIndex(entries []Entry, guest []int) searchIndex {
 	n := len(guest)
 	at := func(k int) *Entry { return &entries[guest[k]] }
-	ix := searchIndex{
-		name:  newBlob(n, func(k int) string { return at(k).Name }),
-		id:    newBlob(n, func(k int) string { return at(k).ID }),
-		label: newBlob(n, func(k int) string { return at(k).Label }),
-		desc:  newBlob(n, func(k int) string { return at(k).Description }),
-		exact: make(map[string][]int32, 2*n),
-	}
+	// The index is most of Build's serial time, so its independent parts
+	// are built on two goroutines: the description blob and the id order on
+	// one, the other blobs and the exact-match map on the other.
+	var ix searchIndex
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		ix.desc = newBlob(n, func(k int) string { return at(k).Description })
+		ix.byRank = make([]int32, n)
+		for k := range ix.byRank {
+			ix.byRank[k] = int32(k)
+		}
+		slices.SortFunc(ix.byRank, func(a, b int32) int { return strings.Compare(at(int(a)).ID, at(int(b)).ID) })
+		ix.rank = make([]int32, n)
+		for r, k := range ix.byRank {
+			ix.rank[k] = int32(r)
+		}
+	})
+	ix.name = newBlob(n, func(k int) string { return at(k).Name })
+	ix.id = newBlob(n, func(k int) string { return at(k).ID })
+	ix.label = newBlob(n, func(k int) string { return at(k).Label })
+	ix.exact = make(map[string][]int32, 2*n)
 	for k := range n {
-		name := ix.name.text[ix.name.starts[k] : ix.name.starts[k+1]-1]
-		id := ix.id.text[ix.id.starts[k] : ix.id.starts[k+1]-1]
+		name := ix.name.field(k)
+		id := ix.id.field(k)
 		ix.exact[name] = append(ix.exact[name], int32(k))
 		if id != name {
 			ix.exact[id] = append(ix.exact[id], int32(k))
 		}
 	}
+	wg.Wait()
+
+	// Each entry's filter is its own, so the two halves fill in parallel.
 	ix.bloom = make([]uint64, n*bloomWords)
-	for k := range n {
-		w := ix.bloom[k*bloomWords : (k+1)*bloomWords]
-		for _, f := range ix.fields() {
-			text := f.field(k)
-			for i := 0; i+1 < len(text); i++ {
-				bit := pairBit(text[i], text[i+1])
-				w[bit>>6] |= 1 << (bit & 63)
+	fill := func(from, to int) {
+		for k := from; k < to; k++ {
+			w := ix.bloom[k*bloomWords : (k+1)*bloomWords]
+			for _, f := range ix.fields() {
+				text := f.field(k)
+				for i := 0; i+1 < len(text); i++ {
+					bit := pairBit(text[i], text[i+1])
+					w[bit>>6] |= 1 << (bit & 63)
+				}
 			}
 		}
 	}
-	ix.byRank = make([]int32, n)
-	for k := range ix.byRank {
-		ix.byRank[k] = int32(k)
-	}
-	slices.SortFunc(ix.byRank, func(a, b int32) int { return strings.Compare(at(int(a)).ID, at(int(b)).ID) })
-	ix.rank = make([]int32, n)
-	for r, k := range ix.byRank {
-		ix.rank[k] = int32(r)
-	}
+	wg.Go(func() { fill(0, n/2) })
+	fill(n/2, n)
+	wg.Wait()
 	return ix
 }
 

@@ -98,6 +98,15 @@ func sortKey16(r rune) uint32 {
 // JavaScript and TypeScript string literal. Line terminators, including
 // U+2028 and U+2029, are escaped, so the result never spans lines.
 func jsonQuote(s string) string {
+	// Printable ASCII other than quote and backslash is never escaped; most
+	// enum values and property names take this path and skip the encoder.
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\'
+	}
+	if plain {
+		return `"` + s + `"`
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
