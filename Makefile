@@ -26,7 +26,7 @@ peers:
 		cd $(PEERS) && npm install --no-audit --no-fund --loglevel=error $(PEER_PKGS) && \
 		echo "$(PEER_PKGS)" > .installed; }
 
-test: setup peers
+test: setup peers bench-node
 	$(GO) vet ./...
 	$(GO) test -race ./...
 	$(MAKE) test-wasmtime
