@@ -52,20 +52,16 @@ check: setup
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee $(CACHE)/bench.txt
 
-fuzz: setup
-	$(GO) test -run '^$$' -fuzz FuzzDecodeSnapshot -fuzztime 20s ./engines/quickjswasi
-
-# Every fuzz target in the module for FUZZTIME each (found by name, so new
-# targets join by themselves); a crash leaves its input in the package's
-# testdata/fuzz, where it stays as a regression case.
+# Every fuzz target for FUZZTIME each: a short profile in make test, a long
+# one here. See scripts/fuzz.sh for how a finding is told from a Go fuzzing
+# coordinator race.
 FUZZTIME ?= 4s
+fuzz: setup
+	GO=$(GO) scripts/fuzz.sh 60s 10s
+
 .PHONY: fuzz-short
 fuzz-short: setup
-	@set -e; for f in $$(grep -l '^func Fuzz' $$(find . -name '*_test.go' -not -path './.cache/*')); do \
-		for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
-			echo "fuzz $$(dirname $$f) $$t"; \
-			out=$$($(GO) test -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) $$(dirname $$f) 2>&1) || { echo "$$out"; exit 1; }; \
-		done; done
+	GO=$(GO) scripts/fuzz.sh $(FUZZTIME)
 
 # The conformance table on this binary's engines, then on the goja oracle
 # and the differential check (goja is test-only, never in the binary).
