@@ -18,20 +18,31 @@ func BenchmarkExecTrivial(b *testing.B) {
 	}
 }
 
+// BenchmarkExecNestedCalls is one cell making 1,000 tools.callValue calls to
+// an in-process Go tool: one after another (each awaited before the next), or
+// in 63 rounds of Promise.all over 16 (maxPendingToolCalls' default) and a
+// last round of 8.
 func BenchmarkExecNestedCalls(b *testing.B) {
 	echo := Tool{Name: "echo", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
 		return ToolResult{Details: 1}, nil
 	}}
 	run := prepare(b, newRuntime(b, `{"enabled": true, "timeoutMs": 60000}`, echo), RunOptions{})
-	args := code("let n = 0; for (let i = 0; i < 1000; i++) n += await tools.callValue('echo', {}); return n")
-	ctx := context.Background()
-	start := time.Now()
-	for b.Loop() {
-		if r := run.Exec(ctx, "c", args); string(r.Value) != "1000" {
-			b.Fatal(r)
-		}
+	for _, bc := range []struct{ name, code string }{
+		{"sequential", "let n = 0; for (let i = 0; i < 1000; i++) n += await tools.callValue('echo', {}); return n"},
+		{"parallel", "let n = 0; for (let i = 0; i < 1000; i += 16) for (const v of await Promise.all(Array.from({ length: Math.min(16, 1000 - i) }, () => tools.callValue('echo', {})))) n += v; return n"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			args := code(bc.code)
+			ctx := context.Background()
+			start := time.Now()
+			for b.Loop() {
+				if r := run.Exec(ctx, "c", args); string(r.Value) != "1000" {
+					b.Fatal(r)
+				}
+			}
+			b.ReportMetric(float64(b.N)*1000/time.Since(start).Seconds(), "calls/s")
+		})
 	}
-	b.ReportMetric(float64(b.N)*1000/time.Since(start).Seconds(), "calls/s")
 }
 
 func BenchmarkExecWaitRoundTrip(b *testing.B) {
