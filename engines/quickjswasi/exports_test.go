@@ -4,11 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"github.com/seed11a79d2d/codemode/engines/internal/driver"
 	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
 )
 
-// TestModuleABI fails when the pinned module changes shape: the export table
-// must bind and the imports must be exactly the twelve we provide.
+// TestModuleABI fails when the pinned module changes shape: the imports must
+// be exactly the ones the driver provides, and the export table must bind
+// with the signatures it is called with.
 func TestModuleABI(t *testing.T) {
 	ctx := context.Background()
 	r := wazero.NewRuntime(ctx)
@@ -17,12 +20,9 @@ func TestModuleABI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{
-		"env.host_call": true, "env.host_interrupt": true, "env.host_promise_rejection": true,
-		"env.host_module_normalize": true, "env.host_module_load": true, "env.host_get_timezone_offset": true,
-		"wasi_snapshot_preview1.clock_time_get": true, "wasi_snapshot_preview1.fd_write": true,
-		"wasi_snapshot_preview1.fd_close": true, "wasi_snapshot_preview1.fd_fdstat_get": true,
-		"wasi_snapshot_preview1.fd_seek": true, "wasi_snapshot_preview1.random_get": true,
+	want := map[string]driver.Signature{}
+	for _, imp := range driver.Imports {
+		want[imp.Module+"."+imp.Name] = imp.Sig
 	}
 	imports := m.ImportedFunctions()
 	if len(imports) != len(want) {
@@ -30,8 +30,14 @@ func TestModuleABI(t *testing.T) {
 	}
 	for _, f := range imports {
 		mod, name, _ := f.Import()
-		if !want[mod+"."+name] {
-			t.Errorf("unexpected import %s.%s", mod, name)
+		if sig, ok := want[mod+"."+name]; !ok || signature(f) != sig {
+			t.Errorf("import %s.%s%s: we provide %q", mod, name, signature(f), sig)
+		}
+	}
+	exports := m.ExportedFunctions()
+	for _, x := range driver.Exports {
+		if f, ok := exports[x.Name]; !ok || signature(f) != x.Sig {
+			t.Errorf("export %s: want %s", x.Name, x.Sig)
 		}
 	}
 	if err := instantiateImports(ctx, r); err != nil {
@@ -41,8 +47,28 @@ func TestModuleABI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var fn exports
-	if err := fn.bind(mod); err != nil {
+	if err := (&instance{mod: mod}).bind(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// signature renders a function type in the notation of [driver.Signature].
+func signature(f api.FunctionDefinition) driver.Signature {
+	kinds := func(ts []api.ValueType) string {
+		s := ""
+		for _, t := range ts {
+			switch t {
+			case api.ValueTypeI32:
+				s += "i"
+			case api.ValueTypeI64:
+				s += "I"
+			case api.ValueTypeF64:
+				s += "d"
+			default:
+				s += "?"
+			}
+		}
+		return s
+	}
+	return driver.Signature(kinds(f.ParamTypes()) + ">" + kinds(f.ResultTypes()))
 }

@@ -1,9 +1,8 @@
-package quickjswasi
+package driver
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -34,8 +33,8 @@ type template struct {
 
 // buildTemplate initialises a fresh instance and captures the template. The
 // build is deterministic (fixed clock and random bytes), so every process
-// builds the same image and snapshots are portable between them.
-func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
+// and every runtime builds the same image and snapshots are portable.
+func (e *Engine) buildTemplate(ctx context.Context) (in *Instance, err error) {
 	if in, err = e.instantiate(ctx); err != nil {
 		return nil, err
 	}
@@ -52,28 +51,28 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
 	in.building = true
 	t := &template{}
 	e.tmpl = t
-	in.call(in.fn.initialize)
-	if rc := in.call32(in.fn.init); rc != 0 {
+	in.call(fnInitialize)
+	if rc := in.call(fnInit); rc != 0 {
 		return nil, fmt.Errorf("qjs_init returned %d", int32(rc))
 	}
 	t.version = in.version()
-	t.scratch = in.call32(in.fn.malloc, 64)
-	t.stage = in.call32(in.fn.malloc, stageSize)
+	t.scratch = in.call(fnMalloc, 64)
+	t.stage = in.call(fnMalloc, stageSize)
 	t.messageKey = in.cstring("message")
 	in.applyLimits(abi.Limits{MemoryBytes: defaultMemory, StackBytes: defaultStack}) // cells set their own
-	in.call(in.fn.setInterruptHandler, 1)
-	in.call(in.fn.setRejectionHandler, 1)
-	t.undef = in.call32(in.fn.getUndefined)
-	t.trueBox = in.call32(in.fn.getTrue)
-	t.falseBox = in.call32(in.fn.getFalse)
+	in.call(fnSetInterruptHandler, 1)
+	in.call(fnSetRejectionHandler, 1)
+	t.undef = in.call(fnGetUndefined)
+	t.trueBox = in.call(fnGetTrue)
+	t.falseBox = in.call(fnGetFalse)
 
-	global := in.call32(in.fn.getGlobal)
+	global := in.call(fnGetGlobal)
 	for _, name := range []string{abi.HostRequestName, abi.HostEmitName} {
 		p := in.cstring(name)
-		fn := in.call32(in.fn.newHostFunction, uint64(p), uint64(len(name)), 2)
-		in.call(in.fn.setPropString, uint64(global), uint64(p), uint64(fn))
+		fn := in.call(fnNewHostFunction, uint64(p), uint64(len(name)), 2)
+		in.call(fnSetPropString, uint64(global), uint64(p), uint64(fn))
 		in.freeValue(fn)
-		in.call(in.fn.free, uint64(p))
+		in.call(fnFree, uint64(p))
 	}
 	in.freeValue(global)
 
@@ -86,57 +85,49 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *instance, err error) {
 		box  *uint32
 	}{{"settle", &t.settle}, {"encode", &t.encode}, {"describe", &t.describe}, {"reseed", &t.reseed}} {
 		p := in.cstring(f.name)
-		*f.box = in.call32(in.fn.getPropString, uint64(bridge), uint64(p))
-		in.call(in.fn.free, uint64(p))
+		*f.box = in.call(fnGetPropString, uint64(bridge), uint64(p))
+		in.call(fnFree, uint64(p))
 	}
 	in.freeValue(bridge)
-	if e.opts.Prelude != "" {
-		res, exc := in.eval(e.opts.Prelude, "prelude.js")
+	if e.cfg.Prelude != "" {
+		res, exc := in.eval(e.cfg.Prelude, "prelude.js")
 		if exc != 0 {
 			return nil, fmt.Errorf("prelude: %s", in.failure(exc).Error())
 		}
 		in.freeValue(res)
 	}
-	in.call(in.fn.runGC)
+	in.call(fnRunGC)
 	in.building = false
 
-	t.SP = uint32(in.sp.Get())
-	size := in.mem.Size()
-	t.Mem = bytes.Clone(in.bytes(0, size))
+	t.SP = in.mod.StackPointer()
+	t.Mem = bytes.Clone(in.mod.Memory())
 	t.Hash = image.Hash(t.Mem, []uint32{t.SP, t.settle, t.encode, t.describe, t.reseed, t.undef,
 		t.trueBox, t.falseBox, t.scratch, t.stage, t.messageKey})
 	return in, nil
 }
 
 // load puts the template into a freshly instantiated module.
-func (t *template) load(in *instance) error {
+func (t *template) load(in *Instance) error {
 	size := uint32(len(t.Mem))
-	if cur := in.mem.Size(); cur < size {
-		if _, ok := in.mem.Grow((size - cur) / wasmPage); !ok {
-			return errors.New("cannot grow memory to the template size")
+	if cur := uint32(len(in.mod.Memory())); cur < size {
+		if err := in.mod.Grow((size - cur) / image.WasmPage); err != nil {
+			return fmt.Errorf("grow memory to the template size: %w", err)
 		}
 	}
-	b, _ := in.mem.Read(0, in.mem.Size())
+	b := in.mod.Memory()
 	copy(b, t.Mem)
 	clear(b[size:])
-	in.sp.Set(uint64(t.SP))
-	return nil
+	return in.mod.SetStackPointer(t.SP)
 }
 
-// reset returns a used instance to template state by copying back only the
-// pages that differ; the stack below the template's stack pointer is dead
-// between calls and skipped. Memory never shrinks, so pages past the template
-// are zeroed; an instance grown too far is refused and dropped instead.
-func (t *template) reset(in *instance) bool {
-	size := in.mem.Size()
-	if uint64(size) > uint64(len(t.Mem))+maxPooledGrowth {
-		return false
-	}
-	b, ok := in.mem.Read(0, size)
-	if !ok {
+// reset returns a used instance to template state (see [image.Template.Reset]).
+// Memory never shrinks, so an instance grown too far is refused and dropped
+// instead.
+func (t *template) reset(in *Instance) bool {
+	b := in.mod.Memory()
+	if uint64(len(b)) > uint64(len(t.Mem))+maxPooledGrowth {
 		return false
 	}
 	t.Reset(b)
-	in.sp.Set(uint64(t.SP))
-	return true
+	return in.mod.SetStackPointer(t.SP) == nil
 }

@@ -1,8 +1,9 @@
-package quickjswasi
+package driver
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -10,10 +11,11 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 )
 
-// cell is one guest VM on a pooled instance.
+// cell is one guest VM on a pooled instance. It is not safe for concurrent
+// use.
 type cell struct {
 	eng    *Engine
-	in     *instance
+	in     *Instance
 	limits abi.Limits
 	result uint32 // the cell promise's box; it lives in the image
 	failed *abi.Failure
@@ -31,7 +33,7 @@ func (e *Engine) NewCell(ctx context.Context, limits abi.Limits, host abi.Host) 
 }
 
 // start prepares an instance at a given state for a new owner.
-func (e *Engine) start(in *instance, limits abi.Limits, host abi.Host, result uint32) (c *cell, err error) {
+func (e *Engine) start(in *Instance, limits abi.Limits, host abi.Host, result uint32) (c *cell, err error) {
 	c = &cell{eng: e, in: in, limits: e.limits(limits), result: result}
 	defer func() {
 		if r := recover(); r != nil {
@@ -85,8 +87,9 @@ func (c *cell) Settle(ctx context.Context, ticket abi.Ticket, outcome abi.Outcom
 	})
 }
 
-// guard runs one operation: it refuses a finished cell, feeds the watchdog,
-// and turns a wasm trap into a failed step that retires the instance.
+// guard runs one operation: it refuses a finished cell, sets the deadline
+// backstop (the runtime's own stop, or the watchdog), and turns a wasm trap
+// into a failed step that retires the instance.
 func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 	if c.failed != nil {
 		return abi.Step{Status: abi.StepFailed, Failure: c.failed}
@@ -94,21 +97,39 @@ func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 	if c.in == nil {
 		return c.fail(&abi.Failure{Kind: abi.FailureUnavailable, Message: "cell is closed"})
 	}
-	in := c.in
-	if d, ok := ctx.Deadline(); ok {
-		in.deadline.Store(d.UnixNano())
+	in, cfg := c.in, &c.eng.cfg
+	d, hasDeadline := ctx.Deadline()
+	if in.stopper != nil {
+		var at time.Time
+		if hasDeadline {
+			at = d.Add(cfg.WatchdogGrace)
+		}
+		in.stopper.StopAt(at)
 	} else {
-		in.deadline.Store(0)
+		if hasDeadline {
+			in.deadline.Store(d.UnixNano())
+		} else {
+			in.deadline.Store(0)
+		}
+		in.busySince.Store(time.Now().UnixNano())
 	}
-	in.busySince.Store(time.Now().UnixNano())
 	defer func() {
-		in.busySince.Store(0)
+		if in.stopper != nil {
+			in.stopper.StopAt(time.Time{})
+		} else {
+			in.busySince.Store(0)
+		}
 		if r := recover(); r != nil {
 			t, ok := r.(trap)
 			if !ok {
 				panic(r)
 			}
 			in.dead = true
+			if errors.Is(t.err, ErrStopped) {
+				c.eng.noteStop()
+				step = c.fail(&abi.Failure{Kind: abi.FailureTimeout, Message: "interrupted: deadline exceeded; " + cfg.Runtime + " stopped the guest"})
+				return
+			}
 			step = c.fail(&abi.Failure{Kind: abi.FailureTrap, Message: "quickjs-wasi trapped: " + t.err.Error()})
 		}
 		if in.quarantined.Load() && step.Status != abi.StepFailed {
@@ -127,12 +148,12 @@ func (c *cell) fail(f *abi.Failure) abi.Step {
 func (c *cell) drain() abi.Step {
 	in := c.in
 	for in.interrupted == abi.InterruptNone {
-		rc := int32(in.call32(in.fn.executePendingJob))
+		rc := int32(in.call(fnExecutePendingJob))
 		if rc == 0 {
 			break
 		}
 		if rc < 0 {
-			return c.fail(in.failure(in.call32(in.fn.getException)))
+			return c.fail(in.failure(in.call(fnGetException)))
 		}
 	}
 	if in.interrupted != abi.InterruptNone { // even if the guest caught the interrupt
@@ -141,15 +162,15 @@ func (c *cell) drain() abi.Step {
 	if in.outOfMemory {
 		return c.fail(&abi.Failure{Kind: abi.FailureMemoryLimit, Name: "InternalError", Message: "out of memory"})
 	}
-	switch int32(in.call32(in.fn.promiseState, uint64(c.result))) {
+	switch int32(in.call(fnPromiseState, uint64(c.result))) {
 	case 0:
 		return abi.Step{Status: abi.StepPending}
 	case 1:
-		v := in.call32(in.fn.promiseResult, uint64(c.result))
+		v := in.call(fnPromiseResult, uint64(c.result))
 		defer in.freeValue(v)
 		return c.complete(v)
 	case 2:
-		return c.fail(in.failure(in.call32(in.fn.promiseResult, uint64(c.result))))
+		return c.fail(in.failure(in.call(fnPromiseResult, uint64(c.result))))
 	default: // the source broke out of the wrapper: its value is the result
 		return c.complete(c.result)
 	}
@@ -165,7 +186,7 @@ func (c *cell) complete(v uint32) abi.Step {
 	s, ok := in.goString(res)
 	in.freeValue(res)
 	if !ok {
-		return c.fail(in.failure(in.call32(in.fn.getException)))
+		return c.fail(in.failure(in.call(fnGetException)))
 	}
 	if in.interrupted != abi.InterruptNone {
 		return c.fail(in.interruptFailure())
@@ -173,7 +194,7 @@ func (c *cell) complete(v uint32) abi.Step {
 	return abi.Step{Status: abi.StepCompleted, Value: s}
 }
 
-func (in *instance) interruptFailure() *abi.Failure {
+func (in *Instance) interruptFailure() *abi.Failure {
 	if in.interrupted == abi.InterruptAbort {
 		return &abi.Failure{Kind: abi.FailureAborted, Message: "interrupted: aborted"}
 	}
@@ -181,12 +202,12 @@ func (in *instance) interruptFailure() *abi.Failure {
 }
 
 // failure classifies and frees an owned exception or rejection value.
-func (in *instance) failure(exc uint32) *abi.Failure {
+func (in *Instance) failure(exc uint32) *abi.Failure {
 	defer in.freeValue(exc)
 	if in.interrupted != abi.InterruptNone {
 		return in.interruptFailure()
 	}
-	if in.call32(in.fn.isUncatchable, uint64(exc)) != 0 {
+	if in.call(fnIsUncatchable, uint64(exc)) != 0 {
 		// QuickJS raises only interrupts and out-of-memory as uncatchable.
 		return &abi.Failure{Kind: abi.FailureMemoryLimit, Name: "InternalError", Message: "out of memory"}
 	}

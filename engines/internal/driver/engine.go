@@ -1,0 +1,206 @@
+package driver
+
+import (
+	"context"
+	"encoding/binary"
+	"log/slog"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+const (
+	defaultMemory   = 64 << 20
+	defaultStack    = 512 << 10
+	maxStack        = 768 << 10 // the C stack is 1 MiB; QuickJS needs room below its limit
+	maxPooledGrowth = 8 << 20   // instances grown further are dropped, not reset
+	memoryHeadroom  = 16 << 20  // wasm memory beyond the largest QuickJS limit
+)
+
+// MaxStackBytes is the largest QuickJS stack limit a cell gets.
+const MaxStackBytes = maxStack
+
+// Config is what the engine packages' options have in common; see their
+// Options for the meaning and defaults of each field.
+type Config struct {
+	// Runtime names the wasm runtime in messages; empty for the default one.
+	Runtime        string
+	Prelude        string
+	Limits         abi.Limits
+	MaxMemoryBytes uint32
+	MaxIdle        int
+	WatchdogGrace  time.Duration
+	Logger         *slog.Logger
+}
+
+// WithDefaults fills the zero fields. Runtimes call it before they are made,
+// since their memory cap and logging depend on it.
+func (c Config) WithDefaults() Config {
+	if c.Limits.MemoryBytes == 0 {
+		c.Limits.MemoryBytes = defaultMemory
+	}
+	if c.Limits.StackBytes == 0 {
+		c.Limits.StackBytes = defaultStack
+	}
+	if c.MaxMemoryBytes == 0 {
+		c.MaxMemoryBytes = 1 << 30
+	}
+	if c.MaxIdle <= 0 {
+		c.MaxIdle = 2 * runtime.GOMAXPROCS(0)
+	}
+	if c.WatchdogGrace <= 0 {
+		c.WatchdogGrace = 2 * time.Second
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// MemoryCap is the most linear memory an instance may have: a little above
+// the largest QuickJS heap limit, so QuickJS reports running out first.
+func (c Config) MemoryCap() uint64 { return uint64(c.MaxMemoryBytes) + memoryHeadroom }
+
+// on is the suffix naming a runtime other than the default in messages.
+func (c Config) on() string {
+	if c.Runtime == "" {
+		return ""
+	}
+	return " on " + c.Runtime
+}
+
+// Engine owns a runtime, its template image and a pool of instances. It is
+// safe for concurrent use.
+type Engine struct {
+	cfg  Config
+	rt   Runtime
+	tmpl *template
+	idle chan *Instance
+	enc  *zstd.Encoder
+	dec  *zstd.Decoder
+	// watchdog is set when the runtime cannot stop a guest call itself.
+	watchdog bool
+
+	mu     sync.Mutex
+	busy   map[*Instance]struct{}
+	closed bool
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	seedMu sync.Mutex
+	rng    *rand.ChaCha8
+
+	quarantined int
+	stopped     int
+}
+
+var _ abi.Engine = (*Engine)(nil)
+
+// New builds the template on rt. On failure it closes rt.
+func New(ctx context.Context, rt Runtime, cfg Config) (*Engine, error) {
+	e := &Engine{cfg: cfg.WithDefaults(), rt: rt, busy: map[*Instance]struct{}{}, stop: make(chan struct{})}
+	var seed [32]byte
+	binary.LittleEndian.PutUint64(seed[:], rand.Uint64())
+	binary.LittleEndian.PutUint64(seed[8:], rand.Uint64())
+	e.rng = rand.NewChaCha8(seed)
+	e.idle = make(chan *Instance, e.cfg.MaxIdle)
+	e.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	e.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(e.cfg.MemoryCap()))
+	first, err := e.buildTemplate(ctx)
+	if err != nil {
+		e.enc.Close()
+		e.dec.Close()
+		rt.Close(ctx)
+		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine" + e.cfg.on() + ": " + err.Error()}
+	}
+	e.idle <- first
+	if first.stopper == nil {
+		e.watchdog = true
+		e.wg.Add(1)
+		go e.watch()
+	}
+	return e, nil
+}
+
+// Capabilities implements [abi.Engine].
+func (e *Engine) Capabilities() abi.Capabilities {
+	return abi.Capabilities{Snapshot: true, MemoryLimit: true, StackLimit: true, Interrupt: true}
+}
+
+// QuickJSVersion is the QuickJS-NG version inside the module.
+func (e *Engine) QuickJSVersion() string { return e.tmpl.version }
+
+// TemplateHash identifies the template image snapshots are relative to.
+func (e *Engine) TemplateHash() [32]byte { return e.tmpl.Hash }
+
+// Quarantined counts instances the watchdog took out of service.
+func (e *Engine) Quarantined() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.quarantined
+}
+
+// Stopped counts guest calls the runtime stopped past their deadline.
+func (e *Engine) Stopped() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.stopped
+}
+
+// Close stops the watchdog and closes every idle instance and the runtime.
+// Cells still open keep their instance until closed.
+func (e *Engine) Close(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	e.mu.Unlock()
+	close(e.stop)
+	e.wg.Wait()
+	for {
+		select {
+		case in := <-e.idle:
+			in.mod.Close(ctx)
+		default:
+			e.enc.Close()
+			e.dec.Close()
+			return e.rt.Close(ctx)
+		}
+	}
+}
+
+func (e *Engine) seed() uint32 {
+	e.seedMu.Lock()
+	defer e.seedMu.Unlock()
+	return uint32(e.rng.Uint64())
+}
+
+// limits fills zero fields with the engine's defaults and clamps the rest.
+func (e *Engine) limits(l abi.Limits) abi.Limits {
+	if l.MemoryBytes == 0 {
+		l.MemoryBytes = e.cfg.Limits.MemoryBytes
+	}
+	if l.StackBytes == 0 {
+		l.StackBytes = e.cfg.Limits.StackBytes
+	}
+	l.MemoryBytes = min(l.MemoryBytes, e.cfg.MaxMemoryBytes)
+	l.StackBytes = min(l.StackBytes, maxStack)
+	return l
+}
+
+// instantiate makes a raw instance (no init, no template).
+func (e *Engine) instantiate(ctx context.Context) (*Instance, error) {
+	in := &Instance{eng: e}
+	mod, err := e.rt.Instantiate(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	in.mod = mod
+	in.stopper, _ = mod.(Stopper)
+	return in, nil
+}

@@ -1,0 +1,156 @@
+package quickjswasi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/seed11a79d2d/codemode/engines/internal/driver"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// compiled is the wazero runtime with quickjs.wasm compiled: the
+// [driver.Runtime] of this package.
+type compiled struct {
+	rt  wazero.Runtime
+	mod wazero.CompiledModule
+}
+
+// compile makes the runtime, its imports and the compiled module, with the
+// compilation cache in dir ("" for none).
+func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string) (*compiled, error) {
+	if dir != "" {
+		cache, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		cfg = cfg.WithCompilationCache(cache)
+	}
+	c := &compiled{rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
+	err := instantiateImports(ctx, c.rt)
+	if err == nil {
+		c.mod, err = c.rt.CompileModule(ctx, quickjsWasm)
+	}
+	if err != nil {
+		c.rt.Close(ctx)
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *compiled) Close(ctx context.Context) error { return c.rt.Close(ctx) }
+
+// instance is one module instance: the [driver.Module] of this package.
+type instance struct {
+	mod api.Module
+	mem api.Memory
+	sp  api.MutableGlobal
+	fn  [driver.NumExports]api.Function
+	ctx context.Context // carries the driver's instance to host functions
+}
+
+type instanceKey struct{}
+
+// instanceOf finds the instance a host call belongs to: every call into a
+// guest passes the instance's own context.
+func instanceOf(ctx context.Context) *driver.Instance {
+	return ctx.Value(instanceKey{}).(*driver.Instance)
+}
+
+func (c *compiled) Instantiate(ctx context.Context, in *driver.Instance) (driver.Module, error) {
+	mod, err := c.rt.InstantiateModule(ctx, c.mod, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	if err != nil {
+		return nil, err
+	}
+	m := &instance{mod: mod, mem: mod.Memory(), ctx: context.WithValue(context.Background(), instanceKey{}, in)}
+	if err := m.bind(); err != nil {
+		mod.Close(ctx)
+		return nil, err
+	}
+	return m, nil
+}
+
+// bind fills the export table and finds the stack pointer.
+func (m *instance) bind() error {
+	sp, ok := m.mod.ExportedGlobal("__stack_pointer").(api.MutableGlobal)
+	if !ok {
+		return errors.New("quickjs.wasm lacks a mutable __stack_pointer")
+	}
+	m.sp = sp
+	for i, x := range driver.Exports {
+		if m.fn[i] = m.mod.ExportedFunction(x.Name); m.fn[i] == nil {
+			return fmt.Errorf("quickjs.wasm lacks export %s", x.Name)
+		}
+	}
+	return nil
+}
+
+func (m *instance) Call(fn driver.Export, stack []uint64) error {
+	return m.fn[fn].CallWithStack(m.ctx, stack)
+}
+
+func (m *instance) Memory() []byte {
+	b, _ := m.mem.Read(0, m.mem.Size())
+	return b
+}
+
+func (m *instance) Grow(pages uint32) error {
+	if _, ok := m.mem.Grow(pages); !ok {
+		return errors.New("memory limit reached")
+	}
+	return nil
+}
+
+func (m *instance) StackPointer() uint32 { return uint32(m.sp.Get()) }
+
+func (m *instance) SetStackPointer(sp uint32) error {
+	m.sp.Set(uint64(sp))
+	return nil
+}
+
+func (m *instance) Close(ctx context.Context) { m.mod.Close(ctx) }
+
+// instantiateImports provides the module's imports (see [driver.Imports]).
+func instantiateImports(ctx context.Context, r wazero.Runtime) error {
+	hosts := map[string]wazero.HostModuleBuilder{}
+	for _, name := range []string{"env", "wasi_snapshot_preview1"} {
+		hosts[name] = r.NewHostModuleBuilder(name)
+	}
+	for i, imp := range driver.Imports {
+		b, ok := hosts[imp.Module]
+		if !ok {
+			return fmt.Errorf("import %s.%s: unknown module", imp.Module, imp.Name)
+		}
+		results := valueTypes(imp.Sig.Results())
+		hasResult := len(results) > 0
+		b.NewFunctionBuilder().WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, _ api.Module, stack []uint64) {
+			r := instanceOf(ctx).CallImport(i, stack)
+			if hasResult {
+				stack[0] = uint64(r)
+			}
+		}), valueTypes(imp.Sig.Params()), results).Export(imp.Name)
+	}
+	for _, name := range []string{"env", "wasi_snapshot_preview1"} {
+		if _, err := hosts[name].Instantiate(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// valueTypes maps signature kinds (see [driver.Signature]) to wazero's.
+func valueTypes(kinds string) []api.ValueType {
+	var ts []api.ValueType
+	for _, k := range []byte(kinds) {
+		switch k {
+		case 'i':
+			ts = append(ts, api.ValueTypeI32)
+		case 'I':
+			ts = append(ts, api.ValueTypeI64)
+		case 'd':
+			ts = append(ts, api.ValueTypeF64)
+		}
+	}
+	return ts
+}
