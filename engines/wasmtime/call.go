@@ -113,6 +113,7 @@ import (
 	"unsafe"
 
 	wt "github.com/bytecodealliance/wasmtime-go/v25"
+	"github.com/seed11a79d2d/codemode/engines/internal/driver"
 )
 
 // guestFunc is an exported guest function, ready for unchecked calls.
@@ -154,7 +155,7 @@ func (in *instance) memory() []byte {
 
 // newFuncType makes a C function type for a host function; delete it with
 // deleteFuncType.
-func newFuncType(h hostFunc) unsafe.Pointer {
+func newFuncType(params, results []wt.ValKind) unsafe.Pointer {
 	kinds := func(ks []wt.ValKind) (*C.uint8_t, C.size_t) {
 		b := make([]C.uint8_t, len(ks)+1)
 		for i, k := range ks {
@@ -162,8 +163,8 @@ func newFuncType(h hostFunc) unsafe.Pointer {
 		}
 		return &b[0], C.size_t(len(ks))
 	}
-	p, np := kinds(h.params)
-	r, nr := kinds(h.results)
+	p, np := kinds(params)
+	r, nr := kinds(results)
 	return C.cm_functype(p, np, r, nr)
 }
 
@@ -204,6 +205,11 @@ var trapNames = []string{"stack overflow", "out of bounds memory access", "misal
 	"integer overflow", "integer divide by zero", "invalid conversion to integer", "unreachable executed",
 	"interrupt", "all fuel consumed"}
 
+// Is makes epoch interruption match [driver.ErrStopped].
+func (e *callError) Is(target error) bool {
+	return target == driver.ErrStopped && e.hasCode && e.code == wt.Interrupt
+}
+
 // Error names the trap; wasmtime's message is a backtrace of unnamed
 // functions, so only its first line is kept for other errors.
 func (e *callError) Error() string {
@@ -225,14 +231,15 @@ type callBuf struct {
 	msg    [512]byte
 }
 
-func (a *rawArgs) setI32(i int, v uint32)  { *(*uint32)(unsafe.Pointer(&a[i])) = v }
-func (a *rawArgs) setF64(i int, v float64) { *(*float64)(unsafe.Pointer(&a[i])) = v }
-func (a *rawArgs) i32(i int) uint32        { return *(*uint32)(unsafe.Pointer(&a[i])) }
+// set stores a value encoded as for [driver.Module.Call]: the low bytes of a
+// raw value are its i32, its whole first word its f64.
+func (a *rawArgs) set(i int, v uint64) { *(*uint64)(unsafe.Pointer(&a[i])) = v }
+func (a *rawArgs) i32(i int) uint32    { return *(*uint32)(unsafe.Pointer(&a[i])) }
 
 // rawCall calls f with the arguments set in the buffer, leaving the results
 // there. The whole buffer is offered, so a call never reads or writes past
 // it whatever the function's arity (bind refuses arities above its size).
-// A Go panic raised by a host function during the call is re-raised here.
+// A Go panic raised by a host function during the call is its error.
 // The buffers are the instance's, on the heap: C holds them while host
 // functions run Go code, and a goroutine stack may move meanwhile. Nested
 // calls reuse them safely, since wasmtime reads the arguments on entry and
@@ -241,9 +248,9 @@ func (in *instance) rawCall(f *guestFunc) error {
 	c := &in.callBuf
 	rc := C.cm_call(in.ctxp, (*C.cm_func)(f), &c.args[0], C.size_t(len(c.args)), &c.code,
 		(*C.char)(unsafe.Pointer(&c.msg[0])), C.size_t(len(c.msg)), &c.msgLen)
-	if p := in.panicked; p != nil {
-		in.panicked = nil
-		panic(p)
+	if err := in.hostErr; err != nil {
+		in.hostErr = nil
+		return err
 	}
 	if rc == 0 {
 		return nil

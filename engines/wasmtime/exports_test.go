@@ -2,19 +2,28 @@
 
 package wasmtime
 
-import "testing"
+import (
+	"context"
+	"testing"
 
-// TestModuleABI fails when the pinned module changes shape: every import must
-// be one we provide, and the export table must bind.
+	"github.com/seed11a79d2d/codemode/engines/internal/driver"
+)
+
+// TestModuleABI fails when the pinned module changes shape: the imports must
+// be exactly the ones the driver provides, the export table must match (see
+// checkExports) and an instance must bind.
 func TestModuleABI(t *testing.T) {
-	e := engine(t)
-	imports := e.module.Imports()
-	if len(imports) != len(hostFuncs) {
-		t.Fatalf("module imports %d functions, we provide %d", len(imports), len(hostFuncs))
-	}
-	in, err := e.instantiate()
+	c, err := newRuntime(driver.Config{}.WithDefaults(), cacheDir(""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.close()
+	defer c.Close(context.Background())
+	if n := len(c.module.Imports()); n != len(driver.Imports) {
+		t.Fatalf("module imports %d functions, we provide %d", n, len(driver.Imports))
+	}
+	in, err := c.Instantiate(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Close(context.Background())
 }
