@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -122,6 +123,44 @@ func TestEnabledConfigExposesExecWaitAndDirectOnlyTools(t *testing.T) {
 	}
 	if !strings.Contains(run.Tools()[0].Description, `- "openclaw:core:shipping_list" {} -> Array<{ id: string; paid: boolean; tons: number }>`) {
 		t.Fatalf("quick index missing from exec description:\n%s", run.Tools()[0].Description)
+	}
+}
+
+// Direct-only tools cannot put a second exec or wait, or a Tool Search
+// control, on the surface: exec and wait are catalogued, the controls dropped.
+func TestDirectOnlyControlNamesStayOffTheSurface(t *testing.T) {
+	direct := func(name string) Tool {
+		return Tool{Name: name, DirectOnly: true, Execute: shipments().Execute}
+	}
+	rt := newRuntime(t, `true`, shipments(), direct("exec"), direct("wait"), direct("tool_search"), direct("tool_call"), direct("image"))
+	run := prepare(t, rt, RunOptions{})
+	if got := names(run.Tools()); got != "exec,wait,image" {
+		t.Fatalf("surface %s", got)
+	}
+	r := exec(t, run, "return ALL_TOOLS.map(t => t.id)")
+	if string(r.Value) != `["openclaw:core:shipping_list","openclaw:core:exec","openclaw:core:wait"]` {
+		t.Fatalf("ALL_TOOLS %s %s", r.Value, r.Error)
+	}
+}
+
+func TestSurfaceCheckFailsClosed(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	execDef, waitDef := run.Tools()[0], run.Tools()[1]
+	other := ToolDefinition{Name: "image"}
+	for name, visible := range map[string][]ToolDefinition{
+		"two execs":         {execDef, execDef, waitDef},
+		"no wait":           {execDef},
+		"a foreign exec":    {{Name: "exec", Description: "Run a shell command."}, waitDef},
+		"a foreign wait":    {execDef, {Name: "wait"}},
+		"a Tool Search one": {execDef, waitDef, {Name: "tool_search"}},
+		"an unapproved one": {execDef, waitDef, other},
+	} {
+		if err := checkSurface(visible, nil); !errors.Is(err, ErrFailClosed) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := checkSurface([]ToolDefinition{execDef, waitDef, other}, []ToolDefinition{other}); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -65,12 +65,14 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	var tools []catalog.Tool
 	var direct []ToolDefinition
 	for _, t := range all {
-		if t.tool.DirectOnly {
-			direct = append(direct, definition(t))
-			run.direct[t.tool.Name] = t.tool
+		if isToolSearchControl(t.tool.Name) {
 			continue
 		}
-		if isToolSearchControl(t.tool.Name) {
+		// A tool named exec or wait is hidden and catalogued even when
+		// direct-only: the model-visible exec and wait are code mode's.
+		if t.tool.DirectOnly && t.tool.Name != "exec" && t.tool.Name != "wait" {
+			direct = append(direct, definition(t))
+			run.direct[t.tool.Name] = t.tool
 			continue
 		}
 		tools = append(tools, catalog.Tool{
@@ -165,10 +167,18 @@ func checkSurface(visible, direct []ToolDefinition) error {
 	var execs, waits int
 	for _, d := range visible {
 		switch {
-		case d.Name == "exec" && strings.HasPrefix(d.Description, execIntro):
+		case d.Name == "exec":
+			if !strings.HasPrefix(d.Description, execIntro) {
+				return fmt.Errorf("%w: an exec that is not code mode's", ErrFailClosed)
+			}
 			execs++
-		case d.Name == "wait" && d.Description == waitDescription:
+		case d.Name == "wait":
+			if d.Description != waitDescription {
+				return fmt.Errorf("%w: a wait that is not code mode's", ErrFailClosed)
+			}
 			waits++
+		case isToolSearchControl(d.Name):
+			return fmt.Errorf("%w: Tool Search control %q", ErrFailClosed, d.Name)
 		case !slices.ContainsFunc(direct, func(x ToolDefinition) bool { return x.Name == d.Name }):
 			return fmt.Errorf("%w: %q is neither a control nor a direct-only tool", ErrFailClosed, d.Name)
 		}
