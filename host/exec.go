@@ -239,7 +239,12 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 	for {
 		switch step.Status {
 		case abi.StepCompleted:
-			return st.finish(run.completed(st, step.Value))
+			// A cell that returned with calls still in flight has pending
+			// work: it completes once they settle, or parks like any other.
+			// A yield nobody awaits is no work: it only offered a turn.
+			if !st.hasCalls() {
+				return st.finish(run.completed(st, step.Value))
+			}
 		case abi.StepFailed:
 			return st.finish(run.failure(step.Failure))
 		}
@@ -267,6 +272,15 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 		}
 	}
+}
+
+func (st *state) hasCalls() bool {
+	for _, pc := range st.pending {
+		if !pc.yield {
+			return true
+		}
+	}
+	return false
 }
 
 func (st *state) hasYield() bool {

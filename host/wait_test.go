@@ -235,3 +235,31 @@ func TestAbortDropsParkedRunsAndCancelsCalls(t *testing.T) {
 		t.Fatalf("%+v", w)
 	}
 }
+
+// A cell that returns while its calls are still running has pending work:
+// exec drains them first, or parks, and the value arrives with completed.
+func TestReturnWithCallsInFlight(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, shipments(), g.tool())
+	run := prepare(t, rt, RunOptions{})
+
+	r := exec(t, run, `tools.callValue("openclaw:core:shipping_list", {}); return 1`)
+	if r.Status != StatusCompleted || string(r.Value) != "1" || r.Telemetry.CallCount != 1 {
+		t.Fatalf("drained: %+v", r)
+	}
+
+	r = exec(t, run, `tools.callValue("openclaw:demo:slow_echo", {v: 1}); text("out"); return 2`)
+	if r.Status != StatusWaiting || r.Reason != "pending_tools" || len(r.PendingToolCalls) != 1 {
+		t.Fatalf("parked: %+v", r)
+	}
+	g.open()
+	w := run.Wait(context.Background(), waitArgs(r.RunID))
+	if w.Status != StatusCompleted || string(w.Value) != "2" || len(w.Output) != 0 {
+		t.Fatalf("resumed: %+v", w)
+	}
+
+	if r := exec(t, run, `yield_control("unawaited"); return 3`); r.Status != StatusCompleted || string(r.Value) != "3" {
+		t.Fatalf("an unawaited yield: %+v", r)
+	}
+}
