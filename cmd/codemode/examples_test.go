@@ -106,3 +106,27 @@ func TestExampleMCP(t *testing.T) {
 		t.Errorf("value = %v\nwant %v", got, want)
 	}
 }
+
+func TestExampleIssues(t *testing.T) {
+	rs := example(t, "issues.js")
+	if len(rs) != 2 || rs[0].Status != host.StatusWaiting || rs[1].Status != host.StatusCompleted {
+		t.Fatalf("results = %+v", rs)
+	}
+	if got := outputText(rs[0]); got != "3 open issues; asked to close ISS-1" {
+		t.Errorf("first output = %q", got)
+	}
+	if got := outputText(rs[1]); got != "approved: ISS-1 is closed; 2 open issues left" {
+		t.Errorf("output after wait = %q", got)
+	}
+	want := map[string]any{"closed": "ISS-1", "open": []any{"ISS-2", "ISS-3"}}
+	if got := value(t, rs[1]); !reflect.DeepEqual(got, want) {
+		t.Errorf("value = %v, want %v", got, want)
+	}
+
+	// --once ends the process with the approval still pending: the
+	// approver's goroutine must end with it (goleak checks).
+	rs = example(t, "issues.js", "--once")
+	if len(rs) != 1 || rs[0].Status != host.StatusWaiting {
+		t.Errorf("--once results = %+v", rs)
+	}
+}

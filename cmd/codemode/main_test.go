@@ -279,7 +279,7 @@ func TestCatalog(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"Code mode is on: the model sees 3 tools; 7 more are in the hidden catalog.",
+		"Code mode is on: the model sees 3 tools; 10 more are in the hidden catalog.",
 		"--- exec ---\nRun a JavaScript",
 		`- "openclaw:demo:shipping_list" {} -> Array<{ id: string; paid: boolean; tons: number }>`,
 		"--- chart_image (direct-only) ---",
@@ -297,7 +297,7 @@ func TestCatalog(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &listing); err != nil || code != 0 {
 		t.Fatalf("--json: exit %d, %v", code, err)
 	}
-	if !listing.CodeMode || len(listing.Visible) != 3 || len(listing.Catalog) != 7 || listing.Catalog[6].ID != "mcp:docs:search_docs" {
+	if !listing.CodeMode || len(listing.Visible) != 3 || len(listing.Catalog) != 10 || listing.Catalog[9].ID != "mcp:docs:search_docs" {
 		t.Errorf("--json = %+v", listing)
 	}
 

@@ -54,7 +54,7 @@ func TestREADMEConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Warnings) > 0 || len(f.MCPServers) != 2 || f.Plugins["demo"] {
+	if len(f.Warnings) > 0 || len(f.MCPServers) != 2 || f.Plugins["demo"] || f.Plugins["tracker"] {
 		t.Errorf("examples/codemode.json5 = %+v", f)
 	}
 	if !strings.Contains(readme, "make demo ") || !strings.Contains(readme, "make test ") {

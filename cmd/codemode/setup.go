@@ -14,6 +14,7 @@ import (
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
+	"github.com/seed11a79d2d/codemode/plugins/tracker"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,8 +32,9 @@ type env struct {
 	file    *config.File // nil without --config
 	tools   []host.Tool
 	sources []host.Source
-	demo    *demo.Plugin // nil when the demo plugin is off
-	closers []func()     // run in reverse order by Close
+	demo    *demo.Plugin     // nil when the demo plugin is off
+	tracker *tracker.Tracker // nil when the tracker plugin is off
+	closers []func()         // run in reverse order by Close
 }
 
 // engineMode says whether a command needs cells.
@@ -58,7 +60,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}()
 	codeMode := demoCodeMode
-	useDemo := true
+	useDemo, useTracker := true, true
 	var servers []config.MCPServer
 	policy := toolPolicy{}
 	if path != "" {
@@ -72,6 +74,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.file = f
 		codeMode = f.CodeMode
 		useDemo = f.Plugins[demo.PluginID]
+		useTracker = f.Plugins[tracker.PluginID]
 		servers = f.MCPServers
 		policy = toolPolicy{allow: f.Allow, deny: f.Deny, directOnly: f.DirectOnly}
 	}
@@ -123,6 +126,12 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.demo = demo.New()
 		e.tools = e.demo.Tools()
 	}
+	var hooks host.Hooks
+	if useTracker {
+		e.tracker = tracker.New(demoIssues()...)
+		e.tools = append(e.tools, e.tracker.Tools()...)
+		hooks.Approve = demoApprover(stderr)
+	}
 	mcpServers := map[string]mcp.ServerConfig{}
 	if useDemo {
 		ct, st := sdk.NewInMemoryTransports()
@@ -158,7 +167,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, err
 	}
-	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, Engine: eng, Logger: logger})
+	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, Engine: eng, Logger: logger, Hooks: hooks})
 	if err != nil {
 		return nil, err
 	}
@@ -168,6 +177,11 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			if err := rt.RegisterNamespace(demo.PluginID, ns); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if e.tracker != nil {
+		if err := e.tracker.Register(rt); err != nil {
+			return nil, err
 		}
 	}
 	return e, nil

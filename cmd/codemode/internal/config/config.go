@@ -19,7 +19,7 @@ import (
 )
 
 // knownPlugins are the plugin ids the codemode command can switch on.
-var knownPlugins = []string{"demo"}
+var knownPlugins = []string{"demo", "tracker"}
 
 // File is a loaded configuration file.
 type File struct {

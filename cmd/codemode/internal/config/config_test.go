@@ -66,11 +66,11 @@ func TestParseDefaults(t *testing.T) {
 	if f.CodeMode != nil || f.Allow != nil || f.Deny != nil || len(f.Plugins) != 0 || f.MCPServers != nil {
 		t.Errorf("empty file = %+v, want all absent", f)
 	}
-	f, err = Parse("c", []byte(`{plugins: {demo: {enabled: false}}, tools: {codeMode: true}}`))
+	f, err = Parse("c", []byte(`{plugins: {demo: {enabled: false}, tracker: true}, tools: {codeMode: true}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if on, ok := f.Plugins["demo"]; !ok || on || string(f.CodeMode) != "true" {
+	if on, ok := f.Plugins["demo"]; !ok || on || !f.Plugins["tracker"] || string(f.CodeMode) != "true" {
 		t.Errorf("Plugins = %v, CodeMode = %s", f.Plugins, f.CodeMode)
 	}
 }
@@ -85,7 +85,7 @@ func TestParseWarnings(t *testing.T) {
 		"w.json5:2:3: tool: unknown key ignored",
 		"w.json5:4:32: tools.codeMode.timeoutMs: 1 clamped to 100",
 		"w.json5:4:46: tools.codeMode.colour: unknown key ignored",
-		"w.json5:6:14: plugins.nope: unknown plugin ignored (known: demo)",
+		"w.json5:6:14: plugins.nope: unknown plugin ignored (known: demo, tracker)",
 	}
 	got := f.Warnings
 	sortedGot := strings.Join(got, "\n")
