@@ -137,15 +137,19 @@ func (lx *lexer) fork(regex bool) {
 }
 
 // ambiguousSlash reports whether the regex-or-division choice at this point
-// depends on context the lexer guesses: the kind of a `)` or `}`, or a word
-// that may be a keyword or a property or variable name (yield, await, x.return).
+// depends on context the lexer guesses: the kind of a `)` or `}`, or a
+// contextual keyword that may also be a variable name (yield, await, of).
+// A reserved word is a keyword unless it follows a dot, which regexAllowed
+// sees, so it is never ambiguous.
 func (lx *lexer) ambiguousSlash() bool {
 	if len(lx.toks) == 0 {
 		return false
 	}
 	t := lx.toks[len(lx.toks)-1]
-	return t.kind == tokPunct && (t.text == ")" || t.text == "}") || t.kind == tokIdent && exprKeywords[t.text]
+	return t.kind == tokPunct && (t.text == ")" || t.text == "}") || t.kind == tokIdent && contextualKeywords[t.text]
 }
+
+var contextualKeywords = map[string]bool{"yield": true, "await": true, "of": true}
 
 func (lx *lexer) skipLine() {
 	for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' {

@@ -88,6 +88,11 @@ func TestModuleAccess(t *testing.T) {
 		`if (x) { y() } /'/.test(s); return "require"`,
 		`return { require: 1 }`,
 		`label: { break label }`,
+		`return /import(x)/.source`,
+		`typeof /require(1)/; return 1`,
+		`void /require(x)/; throw /import(x)/`,
+		`switch (s) { case /require(x)/: delete /import(x)/.x }`,
+		`if (a) return 1; else /require(x)/.test(s)`,
 	}
 	for _, c := range denied {
 		if !ModuleAccess(c) {
