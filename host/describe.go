@@ -47,6 +47,8 @@ func (run *Run) execDefinition() ToolDefinition {
 		"command": map[string]any{"type": "string", "description": "Alias of code; if both are given they must be equal."},
 		"language": map[string]any{"type": "string", "enum": langs,
 			"description": "Source language; default javascript."},
+		"restartSafe": map[string]any{"type": "boolean",
+			"description": "Read-only work that may be replayed after a host restart: side-effecting tools are refused."},
 	}
 	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
 	return ToolDefinition{Name: "exec", Description: b.String(), InputSchema: schema}

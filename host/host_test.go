@@ -121,6 +121,9 @@ func TestEnabledConfigExposesExecWaitAndDirectOnlyTools(t *testing.T) {
 	if string(r.Value) != `["openclaw:core:shipping_list"]` {
 		t.Fatalf("ALL_TOOLS %s %s", r.Value, r.Error)
 	}
+	if !strings.Contains(string(run.Tools()[0].InputSchema), `"restartSafe":{"description":`) {
+		t.Fatalf("exec schema lacks restartSafe: %s", run.Tools()[0].InputSchema)
+	}
 	if !strings.Contains(run.Tools()[0].Description, `- "openclaw:core:shipping_list" {} -> Array<{ id: string; paid: boolean; tons: number }>`) {
 		t.Fatalf("quick index missing from exec description:\n%s", run.Tools()[0].Description)
 	}

@@ -93,3 +93,29 @@ func TestMCPNamespace(t *testing.T) {
 		t.Fatalf("MCP calls %v (API.read must make none)", src.calls)
 	}
 }
+
+// MCP tools have side effects as far as the host knows: a restart-safe run
+// refuses them, and resources and prompts too, before anything reaches the
+// server.
+func TestRestartSafeRunsRefuseMCP(t *testing.T) {
+	src := &fakeMCP{}
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Sources: []Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{})
+	for _, cell := range []string{
+		`return await MCP.docs.searchDocs({query: "x"})`,
+		`return await MCP.docs.resources.read({uri: "memo://one"})`,
+	} {
+		b, _ := json.Marshal(map[string]any{"code": cell, "restartSafe": true})
+		r := run.Exec(context.Background(), "c", b)
+		for r.Status == StatusWaiting {
+			r = run.Wait(context.Background(), waitArgs(r.RunID))
+		}
+		if r.Status != StatusFailed || r.Error != msgRestartSafeSideEffect || len(src.calls) != 0 {
+			t.Fatalf("%s: %+v, server saw %v", cell, r, src.calls)
+		}
+	}
+}
