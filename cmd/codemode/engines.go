@@ -58,7 +58,8 @@ func sortedEngines() []string {
 }
 
 // pickEngine resolves the engine name: the flag, else the config file's
-// engine key, else the default.
+// engine key, else the default. An engine's conformance table name (as
+// codemode conformance prints it) names it too.
 func pickEngine(flag, fromConfig string) (string, error) {
 	name := flag
 	if name == "" {
@@ -67,10 +68,15 @@ func pickEngine(flag, fromConfig string) (string, error) {
 	if name == "" {
 		name = defaultEngine
 	}
-	if _, ok := engines[name]; !ok {
-		return "", fmt.Errorf("unknown engine %q (this binary has: %s)", name, engineNames())
+	if _, ok := engines[name]; ok {
+		return name, nil
 	}
-	return name, nil
+	for n, k := range engines { // the name conformance reports print
+		if k.table == name {
+			return n, nil
+		}
+	}
+	return "", fmt.Errorf("unknown engine %q (this binary has: %s)", name, engineNames())
 }
 
 // startEngine starts the named engine, saying once on stderr when this start

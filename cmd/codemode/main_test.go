@@ -412,4 +412,8 @@ func TestConformanceCommand(t *testing.T) {
 	if _, stderr, code := cli(t, "", "conformance", "--engine", "v8"); code != 2 || !strings.Contains(stderr, "unknown engine") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	// The report names the wazero engine by its table name; that name works.
+	if _, stderr, code := cli(t, "", "exec", "--engine", "quickjswasi", "-e", "return 1"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
 }
