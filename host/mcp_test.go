@@ -32,14 +32,19 @@ func (f *fakeMCP) MCPRequest(ctx context.Context, server, method string, params 
 	return map[string]any{"method": method, "params": params}, nil
 }
 
-func TestMCPNamespace(t *testing.T) {
-	src := &fakeMCP{}
+// mcpRun prepares a run on a runtime with src and the shipments tool.
+func mcpRun(t *testing.T, src *fakeMCP) *Run {
 	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Sources: []Source{src}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rt.Close(context.Background())
-	run := prepare(t, rt, RunOptions{})
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	return prepare(t, rt, RunOptions{})
+}
+
+func TestMCPNamespace(t *testing.T) {
+	src := &fakeMCP{}
+	run := mcpRun(t, src)
 	if d := run.Tools()[0].Description; !strings.Contains(d, "MCP.<server>.<tool>") {
 		t.Fatalf("exec description lacks MCP guidance:\n%s", d)
 	}
@@ -99,12 +104,7 @@ func TestMCPNamespace(t *testing.T) {
 // server.
 func TestRestartSafeRunsRefuseMCP(t *testing.T) {
 	src := &fakeMCP{}
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Sources: []Source{src}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close(context.Background())
-	run := prepare(t, rt, RunOptions{})
+	run := mcpRun(t, src)
 	for _, cell := range []string{
 		`return await MCP.docs.searchDocs({query: "x"})`,
 		`return await MCP.docs.resources.read({uri: "memo://one"})`,
