@@ -38,6 +38,7 @@ type state struct {
 	outputTooLong bool
 
 	namespaces nsRuntime // this exec's namespace scopes
+	pos        positions // maps error positions back to the user's code
 
 	calls  context.Context // outstanding nested calls; cancelled on expiry or end
 	cancel context.CancelFunc
@@ -191,11 +192,12 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 			}
 		}
 	}
-	js, err := source.Check(in.Code, in.Language, run.rt.cfg.Languages)
+	js, srcMap, err := source.Check(in.Code, in.Language, run.rt.cfg.Languages)
 	if err != nil {
 		return run.inputFailure(err)
 	}
 	st := run.newState(callID)
+	st.pos.ts = srcMap
 	st.abort, st.deadline = ctx, time.Now().Add(run.rt.cfg.Timeout)
 	if st.restartSafe = in.RestartSafe; st.restartSafe {
 		st.replayID = replayID(run.opts, callID, in.Code)
@@ -218,7 +220,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, "__cm_setup("+run.setup+","+string(nsJSON)+");"+js, "cell.js")
+	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.setup+","+string(nsJSON)+");", js), cellFile)
 	return st.drive(ctx, cell, step)
 }
 
@@ -246,7 +248,7 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 				return st.finish(run.completed(st, step.Value))
 			}
 		case abi.StepFailed:
-			return st.finish(run.failure(step.Failure))
+			return st.finish(st.failure(step.Failure))
 		}
 		if len(st.pending) == 0 {
 			return st.finish(run.failed(abi.CodeInternalError, "", msgNoHostWork))

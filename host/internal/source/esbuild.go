@@ -65,11 +65,14 @@ const maxDiagnostics = 5
 
 // transformTypeScript strips types. It does no type checking and no module
 // resolution. esbuild reprints the code, so line numbers of the output
-// follow the source statement by statement but are not guaranteed equal.
-func transformTypeScript(code string) (string, error) {
-	res := api.Transform(wrapOpen+code+wrapClose, typeScriptOptions())
+// follow the source statement by statement but are not guaranteed equal:
+// the returned Map, from esbuild's source map, leads back to the user's.
+func transformTypeScript(code string) (string, *Map, error) {
+	opts := typeScriptOptions() // a copy; the shell detector's parses need no map
+	opts.Sourcemap, opts.SourcesContent = api.SourceMapExternal, api.SourcesContentExclude
+	res := api.Transform(wrapOpen+code+wrapClose, opts)
 	if len(res.Errors) > 0 {
-		return "", reject(ReasonTypeScriptTransformFailed,
+		return "", nil, reject(ReasonTypeScriptTransformFailed,
 			"typescript transform failed: "+formatDiagnostics(res.Errors, strings.Split(code, "\n")))
 	}
 	out := string(res.Code)
@@ -77,14 +80,17 @@ func transformTypeScript(code string) (string, error) {
 	// they are plain declarations, so they can live inside the body.
 	open := strings.Index(out, wrapOpen)
 	if open != 0 && (open < 0 || out[open-1] != '\n') {
-		return "", reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
+		return "", nil, reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
 	}
 	rest := out[open+len(wrapOpen):]
 	end := strings.LastIndex(rest, "});")
 	if end < 0 {
-		return "", reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
+		return "", nil, reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
 	}
-	return out[:open] + rest[:end], nil
+	js := out[:open] + rest[:end]
+	// A map that does not decode costs only positions in error messages.
+	m, _ := newMap(res.Map, strings.Count(out[:open], "\n"), js, code)
+	return js, m, nil
 }
 
 // formatDiagnostics renders esbuild errors as "msg (line L, column C)" with

@@ -115,37 +115,39 @@ func ParseInput(args []byte) (Input, error) {
 // Check runs the checks that follow argument decoding, in the reference's
 // order: language enabled, shell-shaped source, module access, then for
 // TypeScript the transform and a second module check on its output. It
-// returns the JavaScript to evaluate (the code itself for JavaScript).
+// returns the JavaScript to evaluate (the code itself for JavaScript) and,
+// for TypeScript, a [Map] from it back to the code (nil for JavaScript,
+// which runs as written).
 //
 // language "" means JavaScript. languages is the configured set; empty means
 // both, matching the configuration's own rule. The TypeScript compiler path is
 // entered only for TypeScript cells.
-func Check(code, language string, languages []string) (string, error) {
+func Check(code, language string, languages []string) (string, *Map, error) {
 	if language == "" {
 		language = JavaScript
 	}
 	if language != JavaScript && language != TypeScript {
-		return "", reject(ReasonInvalidArguments, MsgBadLanguage)
+		return "", nil, reject(ReasonInvalidArguments, MsgBadLanguage)
 	}
 	if len(languages) > 0 && !slices.Contains(languages, language) {
-		return "", reject(ReasonUnsupportedLanguage, "code mode "+language+" input is disabled.")
+		return "", nil, reject(ReasonUnsupportedLanguage, "code mode "+language+" input is disabled.")
 	}
 	ts := language == TypeScript
 	if ShellShaped(code, ts) {
-		return "", reject(ReasonShellSource, MsgShellSource)
+		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
 	if ModuleAccess(code) {
-		return "", reject(ReasonModuleAccessDenied, MsgModuleAccess)
+		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
 	if !ts {
-		return code, nil
+		return code, nil, nil
 	}
-	js, err := transformTypeScript(code)
+	js, m, err := transformTypeScript(code)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if ModuleAccess(js) {
-		return "", reject(ReasonModuleAccessDenied, MsgModuleAccess)
+		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
-	return js, nil
+	return js, m, nil
 }

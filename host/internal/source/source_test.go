@@ -77,7 +77,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			js, err := Check(c.code, c.lang, c.langs)
+			js, _, err := Check(c.code, c.lang, c.langs)
 			if c.reason == "" {
 				if err != nil || js != c.code {
 					t.Fatalf("Check = %q, %v; want the code back", js, err)
@@ -96,7 +96,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestTypeScriptTransform(t *testing.T) {
-	js, err := Check("const x: number = await f();\ninterface A { a: string }\nreturn x as any;", "typescript", nil)
+	js, _, err := Check("const x: number = await f();\ninterface A { a: string }\nreturn x as any;", "typescript", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,16 +104,16 @@ func TestTypeScriptTransform(t *testing.T) {
 		t.Fatalf("js = %q", js)
 	}
 	// Helpers esbuild emits above the wrapper stay in the body.
-	js, err = Check("enum E { A }\nclass C { @dec m() {} }\nreturn E.A;", "typescript", nil)
+	js, _, err = Check("enum E { A }\nclass C { @dec m() {} }\nreturn E.A;", "typescript", nil)
 	if err != nil || !strings.HasPrefix(js, "var ") || !strings.Contains(js, "return 0 /* A */;") {
 		t.Fatalf("decorators: %q, %v", js, err)
 	}
 	// Template text keeps its own lines and indentation.
-	js, err = Check("const s: string = `a\n  b`;\nreturn s", "typescript", nil)
+	js, _, err = Check("const s: string = `a\n  b`;\nreturn s", "typescript", nil)
 	if err != nil || !strings.Contains(js, "`a\n  b`") {
 		t.Fatalf("template: %q, %v", js, err)
 	}
-	if js, err := Check("// nothing", "typescript", nil); err != nil || strings.TrimSpace(js) != "" {
+	if js, _, err := Check("// nothing", "typescript", nil); err != nil || strings.TrimSpace(js) != "" {
 		t.Fatalf("empty: %q, %v", js, err)
 	}
 }
@@ -136,7 +136,7 @@ func TestTypeScriptDiagnosticsBounded(t *testing.T) {
 func TestJavaScriptOnlyProcessNeverLoadsTypeScript(t *testing.T) {
 	if os.Getenv("SOURCE_TEST_JS_ONLY") == "1" {
 		for _, c := range []string{"return 1", "ls -la", "foo;", "whoami;\nfunction whoami(){}", `require("fs")`, "x = 1"} {
-			_, _ = Check(c, "javascript", []string{"javascript", "typescript"})
+			_, _, _ = Check(c, "javascript", []string{"javascript", "typescript"})
 		}
 		if parseCalls.Load() == 0 {
 			t.Fatal("no JavaScript parse happened; the proof proves nothing")
@@ -144,7 +144,7 @@ func TestJavaScriptOnlyProcessNeverLoadsTypeScript(t *testing.T) {
 		if n := tsLoads.Load(); n != 0 {
 			t.Fatalf("TypeScript path loaded %d times by JavaScript cells", n)
 		}
-		if _, err := Check("return 1 as number", "typescript", nil); err != nil {
+		if _, _, err := Check("return 1 as number", "typescript", nil); err != nil {
 			t.Fatal(err)
 		}
 		if n := tsLoads.Load(); n != 1 {
@@ -173,7 +173,7 @@ func FuzzCheck(f *testing.F) {
 		if ts {
 			lang = "typescript"
 		}
-		_, err := Check(code, lang, nil)
+		_, _, err := Check(code, lang, nil)
 		if err != nil && !errors.Is(err, abi.CodeInvalidInput) {
 			t.Fatalf("untyped error %v", err)
 		}
