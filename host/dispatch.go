@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -199,4 +200,43 @@ func (run *Run) invoke(ctx context.Context, tool *Tool, ev *ToolEvent) (res Tool
 		err = checkDetails(k, id, res.Details)
 	}
 	return res, err
+}
+
+// callName is the tool name in a nested call's id: the resolved tool's name
+// for calls, the bridge operation for everything else (search, yield...).
+func (run *Run) callName(op, payload string) string {
+	var e catalog.Entry
+	var err error
+	switch op {
+	case "call", "callValue":
+		e, err = run.catalog.Resolve(leadingID(payload))
+	case "mcp":
+		var ok bool
+		if e, ok = run.catalog.Lookup(leadingID(payload)); !ok {
+			return op
+		}
+	default:
+		return op
+	}
+	if err != nil {
+		return op
+	}
+	return e.Name
+}
+
+// leadingID reads the "id" member the guest prelude writes first in a call's
+// payload, without decoding the input after it.
+func leadingID(payload string) string {
+	d := json.NewDecoder(strings.NewReader(payload))
+	var id string
+	if t, _ := d.Token(); t != json.Delim('{') {
+		return ""
+	}
+	if t, _ := d.Token(); t != "id" {
+		return ""
+	}
+	if t, _ := d.Token(); t != nil {
+		id, _ = t.(string)
+	}
+	return id
 }

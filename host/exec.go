@@ -85,7 +85,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	st.next++
 	t := st.next
 	st.seq++
-	pc := &pendingCall{id: fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), op, st.seq), method: op, yield: yield}
+	pc := &pendingCall{id: fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), st.run.callName(op, payload), st.seq), method: op, yield: yield}
 	st.pending[t] = pc
 	switch {
 	case yield:

@@ -119,3 +119,19 @@ func TestRestartSafeRunsRefuseMCP(t *testing.T) {
 		}
 	}
 }
+
+func TestNestedCallIDsNameTheTool(t *testing.T) {
+	run := mcpRun(t, &fakeMCP{})
+	for _, c := range []struct{ op, payload, want string }{
+		{"mcp", `{"id":"mcp:docs:search_docs","input":{"query":"x"}}`, "search_docs"},
+		{"callValue", `{"id":"shipping_list","input":{}}`, "shipping_list"},
+		{"call", `{"id":"openclaw:core:nope","input":{}}`, "call"},
+		{"call", `{"input":{},"id":"shipping_list"}`, "call"},
+		{"search", `{"query":"x"}`, "search"},
+		{"callValue", `not json`, "callValue"},
+	} {
+		if got := run.callName(c.op, c.payload); got != c.want {
+			t.Errorf("callName(%s, %s) = %s, want %s", c.op, c.payload, got, c.want)
+		}
+	}
+}

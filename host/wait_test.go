@@ -209,8 +209,9 @@ func TestTrajectoryRecordsNestedCallsUnderParent(t *testing.T) {
 	if r.Status != StatusCompleted || len(got) != 2 {
 		t.Fatalf("%+v %+v", r, got)
 	}
-	if got[0].ParentCallID != "toolu_01/x" || got[0].ID != "tool_search_code:toolu_01_x:callValue:1" ||
-		got[0].ToolID != "openclaw:core:shipping_list" || string(got[0].Input) != "{}" || got[1].Method != "call" {
+	if got[0].ParentCallID != "toolu_01/x" || got[0].ID != "tool_search_code:toolu_01_x:shipping_list:1" ||
+		got[0].ToolID != "openclaw:core:shipping_list" || string(got[0].Input) != "{}" || got[1].Method != "call" ||
+		got[1].ID != "tool_search_code:toolu_01_x:shipping_list:2" {
 		t.Fatalf("%+v", got)
 	}
 }
