@@ -45,8 +45,12 @@ func (st *state) failure(f *abi.Failure) Result {
 	if f.Kind != abi.FailureGuestException && f.Kind != abi.FailureStackOverflow {
 		return st.run.failure(f)
 	}
+	// The result keeps at most maxOutputBytes of either: map no more than
+	// that (a guest can throw megabytes of "cell.js:1:1").
+	n := st.run.rt.cfg.MaxOutputBytes
 	mapped := *f
-	mapped.Message, mapped.Stack = st.pos.rewrite(f.Message), st.pos.rewrite(f.Stack)
+	mapped.Message = st.pos.rewrite(truncateUTF8(f.Message, n))
+	mapped.Stack = st.pos.rewrite(truncateUTF8(f.Stack, n))
 	return st.run.failure(&mapped)
 }
 
