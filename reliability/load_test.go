@@ -78,14 +78,20 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// loadCells are the three kinds of cell each session cycles through.
-var loadCells = []struct{ kind, code string }{
-	{"trivial", `return 1`},
-	{"nested", `let s = 0;
-for (let b = 0; b < 4; b++) for (const v of await Promise.all(Array.from({ length: 16 }, () => tools.callValue("count", {})))) s += v;
-return s;`},
-	{"suspending", `await yield_control("checkpoint");
+// loadCell is one kind of cell a load session runs.
+type loadCell struct{ kind, code string }
+
+// loadCells are the three kinds of cell each session cycles through: trivial,
+// nested-call heavy (64 calls of tool, 16 at a time) and suspending.
+func loadCells(tool string) []loadCell {
+	return []loadCell{
+		{"trivial", `return 1`},
+		{"nested", fmt.Sprintf(`let n = 0;
+for (let b = 0; b < 4; b++) n += (await Promise.all(Array.from({ length: 16 }, () => tools.callValue(%q, {})))).length;
+return n;`, tool)},
+		{"suspending", `await yield_control("checkpoint");
 return 2;`},
+	}
 }
 
 // sampler records peak goroutines and heap while a test runs.
@@ -135,98 +141,143 @@ func TestLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load profile")
 	}
-	seconds, sessions := envInt("CODEMODE_LOAD_SECONDS", 10), envInt("CODEMODE_LOAD_SESSIONS", 200)
 	w := newWorld(t)
 	rt := newRuntime(t, w, `{"enabled": true, "timeoutMs": 5000, "maxPendingToolCalls": 16}`)
 	url := serveHTTP(t, rt)
+	smp := sample()
+	r := runLoad(url, loadCells("count"), envInt("CODEMODE_LOAD_SESSIONS", 200), envInt("CODEMODE_LOAD_SECONDS", 10), nil)
+	smp.end()
+	r.report(t, strconv.FormatInt(smp.goroutines.Load(), 10), "peak heap in use", fmt.Sprintf("%d MiB", smp.heap.Load()>>20))
+}
 
-	type sampleRec struct {
-		kind string
-		d    time.Duration
-	}
-	var (
-		mu       sync.Mutex
-		lat      []sampleRec
-		failures []string
-		refused  atomic.Int64
-		cells    atomic.Int64
-	)
+// loadSample is the latency of one completed cell, exec plus its wait.
+type loadSample struct {
+	kind string
+	d    time.Duration
+}
+
+// loadRun is what runLoad measured.
+type loadRun struct {
+	sessions int
+	cells    []loadCell
+	elapsed  time.Duration // from the first connect to the end of the last cell
+	lat      []loadSample  // one per completed cell
+	refused  int64         // suspensions refused: 64 runs were already parked
+	failed   int64         // every other failure
+	failures []string      // the first 20 of them
+}
+
+// runLoad connects sessions MCP clients to url; each cycles through cells,
+// starting at a different one, until seconds have passed. hold, if not nil,
+// runs once every session has finished its last cell but before any session
+// closes.
+func runLoad(url string, cells []loadCell, sessions, seconds int, hold func()) *loadRun {
+	r := &loadRun{sessions: sessions, cells: cells}
+	var mu sync.Mutex
 	fail := func(s string) {
 		mu.Lock()
-		if len(failures) < 20 {
-			failures = append(failures, s)
+		defer mu.Unlock()
+		if r.failed++; len(r.failures) < 20 {
+			r.failures = append(r.failures, s)
 		}
-		mu.Unlock()
 	}
-	smp := sample()
+	session := func(i int, deadline time.Time) *sdk.ClientSession {
+		ctx := context.Background()
+		cs, err := dialHTTP(ctx, url)
+		if err != nil {
+			fail(fmt.Sprintf("session %d: connect: %v", i, err))
+			return nil
+		}
+		for n := i; time.Now().Before(deadline); n++ {
+			cell := cells[n%len(cells)]
+			t0 := time.Now()
+			res, _, err := callResult(ctx, cs, "exec", map[string]any{"code": cell.code})
+			if err == nil && res.Status == host.StatusWaiting {
+				res, _, err = callResult(ctx, cs, "wait", map[string]any{"runId": res.RunID})
+			}
+			d := time.Since(t0)
+			switch {
+			case err != nil:
+				fail(fmt.Sprintf("%s: %v", cell.kind, err))
+			case res.Status == host.StatusFailed && res.Error == "too many suspended code mode runs.":
+				mu.Lock()
+				r.refused++
+				mu.Unlock()
+			case res.Status != host.StatusCompleted:
+				fail(fmt.Sprintf("%s: %s", cell.kind, describe(res)))
+			default:
+				mu.Lock()
+				r.lat = append(r.lat, loadSample{cell.kind, d})
+				mu.Unlock()
+			}
+		}
+		return cs
+	}
 	start := time.Now()
 	deadline := start.Add(time.Duration(seconds) * time.Second)
-	var wg sync.WaitGroup
+	var looped, closed sync.WaitGroup
+	release := make(chan struct{})
 	for i := range sessions {
-		wg.Go(func() {
-			ctx := context.Background()
-			cs, err := dialHTTP(ctx, url)
-			if err != nil {
-				fail(fmt.Sprintf("session %d: connect: %v", i, err))
-				return
-			}
-			defer cs.Close()
-			for n := i; time.Now().Before(deadline); n++ {
-				cell := loadCells[n%len(loadCells)]
-				t0 := time.Now()
-				r, _, err := callResult(ctx, cs, "exec", map[string]any{"code": cell.code})
-				if err == nil && r.Status == host.StatusWaiting {
-					r, _, err = callResult(ctx, cs, "wait", map[string]any{"runId": r.RunID})
-				}
-				d := time.Since(t0)
-				switch {
-				case err != nil:
-					fail(fmt.Sprintf("%s: %v", cell.kind, err))
-				case r.Status == host.StatusFailed && r.Error == "too many suspended code mode runs.":
-					refused.Add(1)
-				case r.Status != host.StatusCompleted:
-					fail(fmt.Sprintf("%s: %s", cell.kind, describe(r)))
-				default:
-					cells.Add(1)
-					mu.Lock()
-					lat = append(lat, sampleRec{cell.kind, d})
-					mu.Unlock()
-				}
+		looped.Add(1)
+		closed.Go(func() {
+			cs := session(i, deadline)
+			looped.Done()
+			<-release
+			if cs != nil {
+				cs.Close()
 			}
 		})
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	smp.end()
-	if len(failures) > 0 {
-		t.Errorf("%d+ unexpected failures:\n%s", len(failures), strings.Join(failures, "\n"))
+	looped.Wait()
+	r.elapsed = time.Since(start)
+	if hold != nil {
+		hold()
 	}
-	pct := func(kind string, p float64) time.Duration {
-		var ds []time.Duration
-		for _, s := range lat {
-			if kind == "" || s.kind == kind {
-				ds = append(ds, s.d)
-			}
+	close(release)
+	closed.Wait()
+	return r
+}
+
+// percentile is the p-th latency of the completed cells of kind ("" for all).
+func (r *loadRun) percentile(kind string, p float64) time.Duration {
+	var ds []time.Duration
+	for _, s := range r.lat {
+		if kind == "" || s.kind == kind {
+			ds = append(ds, s.d)
 		}
-		if len(ds) == 0 {
-			return 0
-		}
-		slices.Sort(ds)
-		return ds[min(len(ds)-1, int(float64(len(ds))*p))].Round(100 * time.Microsecond)
 	}
-	var report strings.Builder
-	fmt.Fprintf(&report, "| sessions | seconds | cells completed | cells/s | refused (64-run cap) | p50 | p99 | peak goroutines | peak heap in use |\n|---|---|---|---|---|---|---|---|---|\n")
-	fmt.Fprintf(&report, "| %d | %.1f | %d | %.0f | %d | %v | %v | %d | %d MiB |\n\n", sessions, elapsed.Seconds(), cells.Load(),
-		float64(cells.Load())/elapsed.Seconds(), refused.Load(), pct("", .5), pct("", .99), smp.goroutines.Load(), smp.heap.Load()>>20)
-	fmt.Fprintf(&report, "| cell | p50 | p99 |\n|---|---|---|\n")
-	for _, c := range loadCells {
-		fmt.Fprintf(&report, "| %s | %v | %v |\n", c.kind, pct(c.kind, .5), pct(c.kind, .99))
+	if len(ds) == 0 {
+		return 0
 	}
-	t.Log("\n" + report.String())
+	slices.Sort(ds)
+	return ds[min(len(ds)-1, int(float64(len(ds))*p))].Round(100 * time.Microsecond)
+}
+
+// report fails the test on any failure the limits do not call for, logs the
+// tables bench/RESULTS.md shows (also written to $CODEMODE_LOAD_REPORT when
+// set), and fails if no cell completed. goroutines and mem fill the last two
+// columns; memHeader names the last.
+func (r *loadRun) report(t *testing.T, goroutines, memHeader, mem string) {
+	t.Helper()
+	if r.failed > 0 {
+		t.Errorf("%d unexpected failures; the first %d:\n%s", r.failed, len(r.failures), strings.Join(r.failures, "\n"))
+	}
+	n := len(r.lat)
+	var b strings.Builder
+	fmt.Fprintf(&b, "| sessions | seconds | cells completed | cells/s | refused (64-run cap) | p50 | p99 | peak goroutines | %s |\n|---|---|---|---|---|---|---|---|---|\n", memHeader)
+	fmt.Fprintf(&b, "| %d | %.1f | %d | %.0f | %d | %v | %v | %s | %s |\n\n", r.sessions, r.elapsed.Seconds(), n,
+		float64(n)/r.elapsed.Seconds(), r.refused, r.percentile("", .5), r.percentile("", .99), goroutines, mem)
+	fmt.Fprintf(&b, "| cell | p50 | p99 |\n|---|---|---|\n")
+	for _, c := range r.cells {
+		fmt.Fprintf(&b, "| %s | %v | %v |\n", c.kind, r.percentile(c.kind, .5), r.percentile(c.kind, .99))
+	}
+	t.Log("\n" + b.String())
 	if path := os.Getenv("CODEMODE_LOAD_REPORT"); path != "" {
-		os.WriteFile(path, []byte(report.String()), 0o644)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Error(err)
+		}
 	}
-	if cells.Load() == 0 {
+	if n == 0 {
 		t.Fatal("no cell completed")
 	}
 }

@@ -1,0 +1,156 @@
+package reliability
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binaryConfig is TestLoad's code mode setting for the codemode binary, with
+// the demo plugin for a fast, read-only tool to call.
+const binaryConfig = `{
+  tools: { codeMode: { enabled: true, timeoutMs: 5000, maxPendingToolCalls: 16 } },
+  plugins: { demo: true },
+}`
+
+// TestLoadBinary is TestLoad against the process users run: the codemode
+// binary, built without the race detector, serving streamable HTTP on
+// loopback (`codemode serve --http 127.0.0.1:0`). The nested-call heavy cell
+// calls the demo's openclaw:demo:shipping_list. After the last cell, with
+// every session still open, the binary gets SIGINT and must exit 0.
+//
+// Peak memory is the child's VmHWM (Linux only); its goroutines cannot be
+// seen from outside, so that column reads n/a. The knobs are TestLoad's:
+// CODEMODE_LOAD_SECONDS (default 5 here, to keep make test short) and
+// CODEMODE_LOAD_SESSIONS (default 200).
+func TestLoadBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load profile")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "codemode")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed11a79d2d/codemode/cmd/codemode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	config := filepath.Join(dir, "codemode.json5")
+	if err := os.WriteFile(config, []byte(binaryConfig), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := &childLog{url: make(chan string, 1)}
+	cmd := exec.Command(bin, "serve", "--config", config, "--http", "127.0.0.1:0")
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var waitErr error
+	exited := make(chan struct{})
+	go func() {
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-exited:
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+	var url string
+	select {
+	case url = <-log.url:
+	case <-exited:
+		t.Fatalf("codemode serve exited before serving: %v\n%s", waitErr, log)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("codemode serve logged no URL in 30 s:\n%s", log)
+	}
+
+	peak := "n/a"
+	var stopErr error
+	var stopped time.Duration
+	hold := func() {
+		if runtime.GOOS == "linux" {
+			peak = vmHWM(t, cmd.Process.Pid)
+		}
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			stopErr = err
+			return
+		}
+		t0 := time.Now()
+		select {
+		case <-exited:
+			stopErr, stopped = waitErr, time.Since(t0)
+		case <-time.After(10 * time.Second):
+			stopErr = errors.New("still running 10 s after SIGINT")
+		}
+	}
+	r := runLoad(url, loadCells("openclaw:demo:shipping_list"), envInt("CODEMODE_LOAD_SESSIONS", 200), envInt("CODEMODE_LOAD_SECONDS", 5), hold)
+	if stopErr != nil {
+		t.Errorf("codemode serve, stopped by SIGINT with %d sessions open: %v\n%s", r.sessions, stopErr, log)
+	} else {
+		t.Logf("codemode serve exited 0 %v after SIGINT with %d sessions open", stopped.Round(time.Millisecond), r.sessions)
+	}
+	r.report(t, "n/a (not observable outside the process)", "peak RSS (VmHWM)", peak)
+}
+
+// vmHWM is the peak resident set size of process pid, from /proc.
+func vmHWM(t *testing.T, pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		t.Errorf("peak memory: %v", err)
+		return "n/a"
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			if kb, err := strconv.Atoi(f[1]); err == nil {
+				return strconv.Itoa(kb>>10) + " MiB"
+			}
+		}
+	}
+	t.Errorf("peak memory: no VmHWM in /proc/%d/status", pid)
+	return "n/a"
+}
+
+// servingURL matches the line codemode serve logs once it listens.
+var servingURL = regexp.MustCompile(`msg="serving MCP over streamable HTTP" url=(\S+)`)
+
+// childLog is the child's stderr: kept (up to 64 KiB) for failure messages,
+// and scanned for the URL it serves at, which is sent on url once.
+type childLog struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	found bool
+	url   chan string
+}
+
+func (l *childLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len() < 64<<10 {
+		l.buf.Write(p)
+	}
+	if !l.found {
+		if m := servingURL.FindSubmatch(l.buf.Bytes()); m != nil {
+			l.found = true
+			l.url <- string(m[1])
+		}
+	}
+	return len(p), nil
+}
+
+func (l *childLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
