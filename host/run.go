@@ -30,7 +30,7 @@ type Run struct {
 	client     map[*Tool]bool
 	namespaces []visibleNamespace
 	visible    []ToolDefinition
-	setup      string // the JSON handed to __cm_setup
+	setup      string // the JSON handed to __cm_setup, as a string literal
 
 	searches, describes, calls atomic.Int64
 }
@@ -106,7 +106,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	if err := checkSurface(run.visible, direct); err != nil {
 		return nil, err
 	}
-	run.setup = run.setupJSON()
+	run.setup = jsString(run.setupJSON())
 	run.logSurface()
 	return run, nil
 }
@@ -210,6 +210,12 @@ func (run *Run) Catalog() *catalog.Catalog { return run.catalog }
 
 // setupJSON is the per-exec guest data: ALL_TOOLS, convenience names and the
 // API file table.
+// jsString quotes s as a JavaScript string literal (a JSON string is one).
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
 func (run *Run) setupJSON() string {
 	type file struct {
 		Path    string `json:"path"`

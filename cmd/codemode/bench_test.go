@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/host"
 )
 
 // BenchmarkExecProcess runs `codemode exec -e 'return 1'` as a whole
@@ -38,6 +42,28 @@ func BenchmarkExecInProcess(b *testing.B) {
 	for b.Loop() {
 		if code := run(ctx, []string{"exec", "-e", "return 1"}, nil, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+// BenchmarkExecDemoCatalog is a trivial exec through the host on the demo
+// catalog (ten tools, two namespaces, an MCP server and its API files): what
+// a cell's guest API costs to set up once the engine runs.
+func BenchmarkExecDemoCatalog(b *testing.B) {
+	ctx := context.Background()
+	e, err := newEnv(ctx, "", withEngine, "", slog.New(slog.DiscardHandler), io.Discard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close(ctx)
+	run, err := e.rt.Prepare(host.RunOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	args, _ := json.Marshal(map[string]string{"code": "return 1"})
+	for b.Loop() {
+		if r := run.Exec(ctx, "c", args); r.Status != host.StatusCompleted {
+			b.Fatal(r)
 		}
 	}
 }
