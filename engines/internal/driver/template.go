@@ -12,6 +12,13 @@ import (
 // stageSize bounds the strings staged without a malloc.
 const stageSize = 4096
 
+// heapHeadroom is the free heap a template starts cells with: enough for a
+// catalog of a few hundred tools. A cell that needs more still grows its
+// instance a little further on every use, until the pool drops it. A bigger
+// headroom costs every reset and snapshot a scan of its pages: 1 MiB made a
+// trivial exec 50% slower.
+const heapHeadroom = 256 << 10
+
 // template is the VM image right after init, bridge and prelude: every pooled
 // instance is reset to it and every snapshot is relative to it. The box
 // pointers below live in the image, so they are valid in every instance.
@@ -97,6 +104,12 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *Instance, err error) {
 		in.freeValue(res)
 	}
 	in.call(fnRunGC)
+	// Give malloc free space inside the image. A reset returns malloc's
+	// state to the template's but not the memory's size, so a cell that
+	// needs more than the image holds grows memory again past the pages
+	// the last cell left: every such cell added a page, copied the whole
+	// memory to do it, and after 8 MB the instance was dropped.
+	in.call(fnFree, uint64(in.call(fnMalloc, heapHeadroom)))
 	in.building = false
 
 	t.SP = in.mod.StackPointer()

@@ -84,6 +84,7 @@ func Test(t *testing.T, tg *Target) {
 		{"ThousandCellsDoNotGrowHostMemory", testThousandCells},
 		{"CellsInParallel", testCellsInParallel},
 		{"GrownInstanceIsDropped", testGrownInstanceIsDropped},
+		{"ModestHeapUseDoesNotCreep", testModestHeapUseDoesNotCreep},
 		{"ResetCleansState", testResetCleansState},
 		{"SnapshotRestoreInAnotherInstance", testSnapshotRestoreInAnotherInstance},
 		{"SnapshotPortableAcrossEngines", testSnapshotPortableAcrossEngines},

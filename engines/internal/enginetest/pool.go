@@ -214,3 +214,31 @@ func testResetCleansState(t *testing.T, tg *Target) {
 		}
 	}
 }
+
+// A reset returns malloc's state to the template's but not the memory's size,
+// so a cell that grows memory leaves pages malloc no longer knows, and the
+// next such cell grows again past them. Cells whose heap fits the template's
+// headroom must not grow a pooled instance at all (each growth copied the
+// whole memory, and the instance was dropped once it had crept past the
+// bound).
+func testModestHeapUseDoesNotCreep(t *testing.T, tg *Target) {
+	e := tg.Fresh(t, Options{})
+	const cell = "const a = []; for (let i = 0; i < 700; i++) a.push({ id: 'tool_' + i, text: 'x'.repeat(40) }); return a.length"
+	var in *driver.Instance
+	var size int
+	for i := range 12 {
+		c, s := RunCell(t, e, &Host{}, cell)
+		if s.Status != abi.StepCompleted {
+			t.Fatal(s.Failure)
+		}
+		got, n := driver.CellInstance(c), len(driver.CellInstance(c).Module().Memory())
+		c.Close(context.Background())
+		if i == 0 {
+			in, size = got, n
+			continue
+		}
+		if got != in || n != size {
+			t.Fatalf("cell %d: memory %d bytes (first cell: %d), same instance %v", i, n, size, got == in)
+		}
+	}
+}
