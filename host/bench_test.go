@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -58,5 +59,26 @@ func BenchmarkExecWaitRoundTrip(b *testing.B) {
 		if w := run.Wait(ctx, id); w.Status != StatusCompleted {
 			b.Fatal(w)
 		}
+	}
+}
+
+// BenchmarkExecCatalogSize is a trivial exec on catalogs of growing size:
+// each cell rebuilds the guest API from the run's catalog.
+func BenchmarkExecCatalogSize(b *testing.B) {
+	for _, n := range []int{1, 10, 100, 200} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			tools := make([]Tool, n)
+			for i := range tools {
+				tools[i] = shipments()
+				tools[i].Name = fmt.Sprintf("tool_%d", i)
+			}
+			run := prepare(b, newRuntime(b, `true`, tools...), RunOptions{})
+			args := code("return 1")
+			for b.Loop() {
+				if r := run.Exec(context.Background(), "c", args); r.Status != StatusCompleted {
+					b.Fatal(r)
+				}
+			}
+		})
 	}
 }

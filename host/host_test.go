@@ -223,6 +223,22 @@ func TestCatalogHelpersWork(t *testing.T) {
 	}
 }
 
+// ALL_TOOLS is built on first use but behaves as a frozen constant.
+func TestAllToolsIsAFrozenConstant(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	r := exec(t, run, `
+		const first = ALL_TOOLS;
+		const out = [first === ALL_TOOLS, Object.isFrozen(first), Object.isFrozen(first[0]), first[0].id];
+		ALL_TOOLS = [];
+		out.push(ALL_TOOLS === first, delete globalThis.ALL_TOOLS);
+		try { first.push(1); out.push("pushed"); } catch (e) { out.push(e.name); }
+		out.push(Object.keys(globalThis).includes("ALL_TOOLS"), ALL_TOOLS.length);
+		return out;`)
+	if want := `[true,true,true,"openclaw:core:shipping_list",true,false,"TypeError",false,1]`; string(r.Value) != want {
+		t.Fatalf("got %s %s", r.Value, r.Error)
+	}
+}
+
 func TestControlToolsAreUnreachableFromGuest(t *testing.T) {
 	rt := newRuntime(t, `true`, shipments())
 	run := prepare(t, rt, RunOptions{})

@@ -60,10 +60,17 @@
 
   // The host passes both as JSON text: QuickJS parses JSON several times
   // faster than the same data as an object literal in the source.
-  g.__cm_setup = (dataJSON, nsJSON) => {
+  g.__cm_setup = (dataJSON, toolsJSON, nsJSON) => {
     delete g.__cm_setup;
     const data = parse(dataJSON), nsData = parse(nsJSON);
-    define("ALL_TOOLS", freeze(data.tools.map((t) => freeze(t))));
+    // ALL_TOOLS is parsed on first use: most cells call tools by the ids in
+    // the quick index and never read it, and a large catalog's entries
+    // cost several microseconds each to build.
+    let all;
+    Object.defineProperty(g, "ALL_TOOLS", {
+      get: () => all === undefined ? (all = freeze(parse(toolsJSON).map((t) => freeze(t)))) : all,
+      enumerable: false, configurable: false,
+    });
     for (const [name, id] of data.names) {
       tools[name] = (input) => tools.callValue(id, input);
     }
@@ -114,6 +121,6 @@
       if (!existing || existing.configurable) define(ns.globalName, value);
     }
     define("namespaces", freeze(spaces));
-    if (!isArray(data.tools)) throw new E("bad setup");
+    if (!isArray(data.names)) throw new E("bad setup");
   };
 })();

@@ -30,7 +30,7 @@ type Run struct {
 	client     map[*Tool]bool
 	namespaces []visibleNamespace
 	visible    []ToolDefinition
-	setup      string // the JSON handed to __cm_setup, as a string literal
+	setup      string // the first arguments of __cm_setup (see setupArgs)
 
 	searches, describes, calls atomic.Int64
 }
@@ -106,7 +106,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	if err := checkSurface(run.visible, direct); err != nil {
 		return nil, err
 	}
-	run.setup = jsString(run.setupJSON())
+	run.setup = run.setupArgs()
 	run.logSurface()
 	return run, nil
 }
@@ -216,29 +216,32 @@ func jsString(s string) string {
 	return string(b)
 }
 
-func (run *Run) setupJSON() string {
+// setupArgs are the first arguments of __cm_setup, each JSON in a string
+// literal: the guest API's data, and the entries behind ALL_TOOLS.
+func (run *Run) setupArgs() string {
 	type file struct {
 		Path    string `json:"path"`
 		Bytes   int    `json:"bytes"`
 		Content string `json:"content"`
 	}
 	data := struct {
-		Tools []catalog.Compact `json:"tools"`
-		Names [][2]string       `json:"names"`
-		Files []file            `json:"files"`
-		MCP   []mcpSetup        `json:"mcp"`
-	}{Tools: run.catalog.Guest(), Names: [][2]string{}, Files: []file{}, MCP: run.mcpSetup()}
-	if data.Tools == nil {
-		data.Tools = []catalog.Compact{}
-	}
+		Names [][2]string `json:"names"`
+		Files []file      `json:"files"`
+		MCP   []mcpSetup  `json:"mcp"`
+	}{Names: [][2]string{}, Files: []file{}, MCP: run.mcpSetup()}
 	for _, b := range run.catalog.ConvenienceNames(guestHelpers) {
 		data.Names = append(data.Names, [2]string{b.Name, b.ID})
 	}
 	for _, f := range run.catalog.APIFiles().Files() {
 		data.Files = append(data.Files, file{Path: f.Path, Bytes: f.Bytes, Content: f.Content})
 	}
-	b, _ := json.Marshal(data)
-	return string(b)
+	tools := run.catalog.Guest()
+	if tools == nil {
+		tools = []catalog.Compact{}
+	}
+	d, _ := json.Marshal(data)
+	t, _ := json.Marshal(tools)
+	return jsString(string(d)) + "," + jsString(string(t))
 }
 
 // Abort ends the run's suspended cells: their in-flight nested calls are
