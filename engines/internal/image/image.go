@@ -58,6 +58,25 @@ type Template struct {
 	SP uint32
 	// Hash identifies the template; see [Hash].
 	Hash [32]byte
+
+	zeroOnce sync.Once
+	zero     []bool // zero[i]: page i of Mem is all zeros
+}
+
+// base is the template's page at p, or the shared zero page where the
+// template's is zero: comparing with a page that stays in cache reads half
+// as much memory, and templates have many zero pages (malloc's headroom).
+func (t *Template) base(p int) []byte {
+	t.zeroOnce.Do(func() {
+		t.zero = make([]bool, len(t.Mem)/PageSize)
+		for i := range t.zero {
+			t.zero[i] = allZero(t.Mem[i*PageSize : (i+1)*PageSize])
+		}
+	})
+	if i := p / PageSize; i >= len(t.zero) || t.zero[i] {
+		return zeroPage[:]
+	}
+	return t.Mem[p : p+PageSize]
 }
 
 // Hash identifies a template by its memory and the engine's own references
@@ -86,9 +105,8 @@ func allZero(b []byte) bool { return bytes.Equal(b, zeroPage[:len(b)]) }
 // least as long as the template.
 func (t *Template) Reset(mem []byte) {
 	for p := int(t.SP) &^ (PageSize - 1); p < len(t.Mem); p += PageSize {
-		end := min(p+PageSize, len(t.Mem))
-		if !bytes.Equal(mem[p:end], t.Mem[p:end]) {
-			copy(mem[p:end], t.Mem[p:end])
+		if base := t.base(p); !bytes.Equal(mem[p:p+PageSize], base) {
+			copy(mem[p:p+PageSize], base)
 		}
 	}
 	tail := mem[len(t.Mem):]
@@ -113,10 +131,7 @@ func (t *Template) Encode(enc *zstd.Encoder, mem []byte, result uint32) []byte {
 	}()
 	for p := int(t.SP) &^ (PageSize - 1); p < len(mem); p += PageSize {
 		cur := mem[p : p+PageSize]
-		base := zeroPage[:]
-		if p < len(t.Mem) {
-			base = t.Mem[p : p+PageSize]
-		}
+		base := t.base(p)
 		if bytes.Equal(cur, base) {
 			continue
 		}
