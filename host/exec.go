@@ -244,7 +244,7 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			// A cell that returned with calls still in flight has pending
 			// work: it completes once they settle, or parks like any other.
 			// A yield nobody awaits is no work: it only offered a turn.
-			if !st.hasCalls() {
+			if st.inFlight() == 0 {
 				return st.finish(run.completed(st, step.Value))
 			}
 		case abi.StepFailed:
@@ -274,15 +274,6 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 		}
 	}
-}
-
-func (st *state) hasCalls() bool {
-	for _, pc := range st.pending {
-		if !pc.yield {
-			return true
-		}
-	}
-	return false
 }
 
 func (st *state) hasYield() bool {
