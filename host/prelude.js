@@ -58,8 +58,8 @@
     },
   }));
 
-  // The host passes both as JSON text: QuickJS parses JSON several times
-  // faster than the same data as an object literal in the source.
+  // The host passes its data as JSON text: QuickJS parses JSON several
+  // times faster than the same data as an object literal in the source.
   g.__cm_setup = (dataJSON, toolsJSON, nsJSON) => {
     delete g.__cm_setup;
     const data = parse(dataJSON), nsData = parse(nsJSON);

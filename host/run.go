@@ -208,8 +208,6 @@ func (run *Run) Tools() []ToolDefinition { return slices.Clone(run.visible) }
 // Catalog returns the run's hidden catalog, or nil when code mode is off.
 func (run *Run) Catalog() *catalog.Catalog { return run.catalog }
 
-// setupJSON is the per-exec guest data: ALL_TOOLS, convenience names and the
-// API file table.
 // jsString quotes s as a JavaScript string literal (a JSON string is one).
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
@@ -217,7 +215,8 @@ func jsString(s string) string {
 }
 
 // setupArgs are the first arguments of __cm_setup, each JSON in a string
-// literal: the guest API's data, and the entries behind ALL_TOOLS.
+// literal: the guest API's data (convenience names, API files, MCP servers)
+// and the entries behind ALL_TOOLS.
 func (run *Run) setupArgs() string {
 	type file struct {
 		Path    string `json:"path"`
