@@ -104,19 +104,7 @@ func writeToolDecl(b *strings.Builder, t *MCPTool) {
 			required[r] = true
 		}
 	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int {
-		if required[a] != required[b] {
-			if required[a] {
-				return -1
-			}
-			return 1
-		}
-		return compare16(a, b)
-	})
+	keys := requiredFirst(props, required)
 	omitted := 0
 	if len(keys) > maxDTSFields {
 		omitted = len(keys) - maxDTSFields
@@ -333,19 +321,7 @@ func dtsTyped(t string, m map[string]any, depth int) string {
 				}
 			}
 		}
-		keys := make([]string, 0, len(props))
-		for k := range props {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, func(a, b string) int {
-			if required[a] != required[b] {
-				if required[a] {
-					return -1
-				}
-				return 1
-			}
-			return compare16(a, b)
-		})
+		keys := requiredFirst(props, required)
 		var parts []string
 		for k, key := range keys {
 			if k == maxDTSProps {
@@ -394,4 +370,23 @@ func wrapAt(line string, width int) (head, rest string) {
 		return line[:sp], line[sp+1:]
 	}
 	return line[:cut], line[cut:]
+}
+
+// requiredFirst returns the property names of props, required ones first,
+// each group in UTF-16 order as the reference sorts them.
+func requiredFirst(props map[string]any, required map[string]bool) []string {
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		if required[a] != required[b] {
+			if required[a] {
+				return -1
+			}
+			return 1
+		}
+		return compare16(a, b)
+	})
+	return keys
 }
