@@ -417,12 +417,10 @@ func replayID(o RunOptions, callID, code string) string {
 }
 
 // legGrace is how long past its deadline an exec or wait leg may run before
-// the caller gets a timeout without it. QuickJS polls the interrupt handler
-// in loops, regexes and jobs, but a builtin looping in C never does, and
-// wazero cannot stop it: the bridge bounds the known ones (generic Array
-// methods) to about a second, and this is the backstop for the rest. The
-// leg then finishes in the background, the engine's watchdog retires its
-// instance, and its run is dropped. It is generous because an overloaded
+// the caller gets a timeout without it. The engine stops any guest code half
+// a second past its deadline; this backstop is for the rest (an engine that
+// cannot, a host callback that blocks). The leg then finishes in the
+// background and its run is dropped. It is generous because an overloaded
 // host also runs legs late.
 const legGrace = 10 * time.Second
 
@@ -449,8 +447,8 @@ func (st *state) bounded(leg func() Result) Result {
 	}
 }
 
-// deadlineCtx gives engine calls the leg's deadline, so the engine's
-// watchdog knows when a call overran, without a timer per call.
+// deadlineCtx gives engine calls the leg's deadline, so the engine knows
+// when to stop a call that overran, without a timer per call.
 type deadlineCtx struct {
 	context.Context
 	deadline time.Time

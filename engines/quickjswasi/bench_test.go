@@ -11,6 +11,7 @@ import (
 
 func BenchmarkCellStart(b *testing.B)        { enginetest.BenchCellStart(b, target) }
 func BenchmarkEvalSmall(b *testing.B)        { enginetest.BenchEvalSmall(b, target) }
+func BenchmarkEvalCompute(b *testing.B)      { enginetest.BenchEvalCompute(b, target) }
 func BenchmarkHostRoundTrip(b *testing.B)    { enginetest.BenchHostRoundTrip(b, target) }
 func BenchmarkHostCall(b *testing.B)         { enginetest.BenchHostCall(b, target) }
 func BenchmarkSnapshot(b *testing.B)         { enginetest.BenchSnapshot(b, target) }

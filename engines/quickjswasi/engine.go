@@ -54,10 +54,11 @@ type Options struct {
 	MaxMemoryBytes uint32
 	// MaxIdle bounds the idle instances kept for reuse (default 2*GOMAXPROCS).
 	MaxIdle int
-	// WatchdogGrace is how long past its context deadline a guest call may run
-	// before the watchdog takes its instance out of service (default 2s).
-	WatchdogGrace time.Duration
-	// Logger receives watchdog and cache reports (default: discarded).
+	// StopGrace is how long past its deadline a guest call may run before
+	// it is stopped for good and its instance discarded (default 500ms).
+	// Until then QuickJS's interrupt handler ends the cell cleanly.
+	StopGrace time.Duration
+	// Logger receives stop and cache reports (default: discarded).
 	Logger *slog.Logger
 	// Interpreter selects wazero's interpreter instead of its compiler. It is
 	// 45-67x slower; only for platforms without the compiler.
@@ -79,7 +80,7 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 		o = *opts
 	}
 	cfg := driver.Config{Prelude: o.Prelude, Limits: o.Limits, MaxMemoryBytes: o.MaxMemoryBytes,
-		MaxIdle: o.MaxIdle, WatchdogGrace: o.WatchdogGrace, Logger: o.Logger}.WithDefaults()
+		MaxIdle: o.MaxIdle, StopGrace: o.StopGrace, Logger: o.Logger}.WithDefaults()
 
 	rc := wazero.NewRuntimeConfigCompiler()
 	if o.Interpreter {
@@ -133,8 +134,8 @@ func (e *Engine) QuickJSVersion() string { return e.d().QuickJSVersion() }
 // TemplateHash identifies the template image snapshots are relative to.
 func (e *Engine) TemplateHash() [32]byte { return e.d().TemplateHash() }
 
-// Quarantined counts instances the watchdog took out of service.
-func (e *Engine) Quarantined() int { return e.d().Quarantined() }
+// Stopped counts guest calls stopped past their deadline and grace period.
+func (e *Engine) Stopped() int { return e.d().Stopped() }
 
-// Close stops the watchdog and closes every instance and the runtime.
+// Close closes every idle instance and the runtime.
 func (e *Engine) Close(ctx context.Context) error { return e.d().Close(ctx) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/seed11a79d2d/codemode/engines/internal/driver"
+	"github.com/seed11a79d2d/codemode/engines/internal/preempt"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -16,6 +17,12 @@ type compiled struct {
 	rt  wazero.Runtime
 	mod wazero.CompiledModule
 }
+
+// tickEvery is how many loop iterations and function entries the guest runs
+// between two calls to env.host_interrupt (see package preempt): about 50 µs
+// of guest work, so a garbage collection or a stop waits no longer than
+// that, at a cost within the noise of the engine benchmarks.
+const tickEvery = 10000
 
 // compile makes the runtime, its imports and the compiled module, with the
 // compilation cache in dir ("" for none).
@@ -30,7 +37,10 @@ func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string) (*compil
 	c := &compiled{rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
 	err := instantiateImports(ctx, c.rt)
 	if err == nil {
-		c.mod, err = c.rt.CompileModule(ctx, quickjsWasm)
+		var wasm []byte
+		if wasm, err = preempt.Instrument(quickjsWasm, "env", "host_interrupt", tickEvery); err == nil {
+			c.mod, err = c.rt.CompileModule(ctx, wasm)
+		}
 	}
 	if err != nil {
 		c.rt.Close(ctx)

@@ -59,10 +59,10 @@ type Options struct {
 	MaxMemoryBytes uint32
 	// MaxIdle bounds the idle instances kept for reuse (default 2*GOMAXPROCS).
 	MaxIdle int
-	// WatchdogGrace is how long past its context deadline a guest call may run
-	// before wasmtime's epoch interruption stops it and its instance is
-	// discarded (default 2s).
-	WatchdogGrace time.Duration
+	// StopGrace is how long past its deadline a guest call may run before
+	// it is stopped for good and its instance discarded (default 500ms).
+	// Until then QuickJS's interrupt handler ends the cell cleanly.
+	StopGrace time.Duration
 	// Logger receives epoch stops and cache reports (default: discarded).
 	Logger *slog.Logger
 }
@@ -81,7 +81,7 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 		o = *opts
 	}
 	cfg := driver.Config{Runtime: "wasmtime", Prelude: o.Prelude, Limits: o.Limits, MaxMemoryBytes: o.MaxMemoryBytes,
-		MaxIdle: o.MaxIdle, WatchdogGrace: o.WatchdogGrace, Logger: o.Logger}.WithDefaults()
+		MaxIdle: o.MaxIdle, StopGrace: o.StopGrace, Logger: o.Logger}.WithDefaults()
 	fail := func(err error) (*Engine, error) {
 		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine on wasmtime: " + err.Error()}
 	}

@@ -47,7 +47,6 @@ func (e *Engine) start(in *Instance, limits abi.Limits, host abi.Host, result ui
 	in.applyLimits(c.limits)
 	in.reseed()
 	in.host = host
-	e.track(in, true)
 	return c, nil
 }
 
@@ -87,9 +86,10 @@ func (c *cell) Settle(ctx context.Context, ticket abi.Ticket, outcome abi.Outcom
 	})
 }
 
-// guard runs one operation: it refuses a finished cell, sets the deadline
-// backstop (the runtime's own stop, or the watchdog), and turns a wasm trap
-// into a failed step that retires the instance.
+// guard runs one operation: it refuses a finished cell, arms the hard stop
+// at the deadline plus the grace period (the runtime's own stop, and the
+// tick every guest loop makes), and turns a wasm trap into a failed step
+// that retires the instance.
 func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 	if c.failed != nil {
 		return abi.Step{Status: abi.StepFailed, Failure: c.failed}
@@ -98,26 +98,18 @@ func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 		return c.fail(&abi.Failure{Kind: abi.FailureUnavailable, Message: "cell is closed"})
 	}
 	in, cfg := c.in, &c.eng.cfg
-	d, hasDeadline := ctx.Deadline()
+	var at time.Time
+	if d, ok := ctx.Deadline(); ok {
+		at = d.Add(cfg.StopGrace)
+		in.stopAt = at.UnixNano()
+	}
 	if in.stopper != nil {
-		var at time.Time
-		if hasDeadline {
-			at = d.Add(cfg.WatchdogGrace)
-		}
 		in.stopper.StopAt(at)
-	} else {
-		if hasDeadline {
-			in.deadline.Store(d.UnixNano())
-		} else {
-			in.deadline.Store(0)
-		}
-		in.busySince.Store(time.Now().UnixNano())
 	}
 	defer func() {
+		in.stopAt = 0
 		if in.stopper != nil {
 			in.stopper.StopAt(time.Time{})
-		} else {
-			in.busySince.Store(0)
 		}
 		if r := recover(); r != nil {
 			t, ok := r.(trap)
@@ -127,13 +119,10 @@ func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 			in.dead = true
 			if errors.Is(t.err, ErrStopped) {
 				c.eng.noteStop()
-				step = c.fail(&abi.Failure{Kind: abi.FailureTimeout, Message: "interrupted: deadline exceeded; " + cfg.Runtime + " stopped the guest"})
+				step = c.fail(&abi.Failure{Kind: abi.FailureTimeout, Message: "interrupted: deadline exceeded; the guest was stopped"})
 				return
 			}
 			step = c.fail(&abi.Failure{Kind: abi.FailureTrap, Message: "quickjs-wasi trapped: " + t.err.Error()})
-		}
-		if in.quarantined.Load() && step.Status != abi.StepFailed {
-			step = c.fail(&abi.Failure{Kind: abi.FailureUnavailable, Message: "quickjs-wasi instance overran its deadline and was taken out of service"})
 		}
 	}()
 	return op()
@@ -245,7 +234,6 @@ func (c *cell) Close(context.Context) error {
 	}
 	in := c.in
 	c.in = nil
-	c.eng.track(in, false)
 	c.eng.release(in)
 	return nil
 }

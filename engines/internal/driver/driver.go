@@ -45,8 +45,9 @@ type Module interface {
 
 // Stopper is a Module whose runtime can stop a guest call itself: a call
 // still running at the time given to StopAt (zero: never) returns an error
-// that matches [ErrStopped]. A runtime without it cannot stop an overrunning
-// call, so the driver's watchdog takes such an instance out of service.
+// that matches [ErrStopped]. A runtime without it must run a module
+// instrumented by package preempt, whose ticks call env.host_interrupt: the
+// driver stops the call there.
 type Stopper interface {
 	StopAt(t time.Time)
 }

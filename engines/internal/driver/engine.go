@@ -24,6 +24,12 @@ const (
 // MaxStackBytes is the largest QuickJS stack limit a cell gets.
 const MaxStackBytes = maxStack
 
+// DefaultStopGrace is how long past its deadline a guest call runs before it
+// is stopped for good. Until then QuickJS's interrupt handler ends the cell
+// cleanly and its instance is reused; only code that never polls the handler
+// (a builtin looping in C, the parser) gets that far.
+const DefaultStopGrace = 500 * time.Millisecond
+
 // Config is what the engine packages' options have in common; see their
 // Options for the meaning and defaults of each field.
 type Config struct {
@@ -33,7 +39,7 @@ type Config struct {
 	Limits         abi.Limits
 	MaxMemoryBytes uint32
 	MaxIdle        int
-	WatchdogGrace  time.Duration
+	StopGrace      time.Duration
 	Logger         *slog.Logger
 }
 
@@ -52,8 +58,8 @@ func (c Config) WithDefaults() Config {
 	if c.MaxIdle <= 0 {
 		c.MaxIdle = 2 * runtime.GOMAXPROCS(0)
 	}
-	if c.WatchdogGrace <= 0 {
-		c.WatchdogGrace = 2 * time.Second
+	if c.StopGrace <= 0 {
+		c.StopGrace = DefaultStopGrace
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -82,26 +88,19 @@ type Engine struct {
 	idle chan *Instance
 	enc  *zstd.Encoder
 	dec  *zstd.Decoder
-	// watchdog is set when the runtime cannot stop a guest call itself.
-	watchdog bool
 
-	mu     sync.Mutex
-	busy   map[*Instance]struct{}
-	closed bool
-	stop   chan struct{}
-	wg     sync.WaitGroup
-	seedMu sync.Mutex
-	rng    *rand.ChaCha8
-
-	quarantined int
-	stopped     int
+	mu      sync.Mutex
+	closed  bool
+	stopped int
+	seedMu  sync.Mutex
+	rng     *rand.ChaCha8
 }
 
 var _ abi.Engine = (*Engine)(nil)
 
 // New builds the template on rt. On failure it closes rt.
 func New(ctx context.Context, rt Runtime, cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg.WithDefaults(), rt: rt, busy: map[*Instance]struct{}{}, stop: make(chan struct{})}
+	e := &Engine{cfg: cfg.WithDefaults(), rt: rt}
 	var seed [32]byte
 	binary.LittleEndian.PutUint64(seed[:], rand.Uint64())
 	binary.LittleEndian.PutUint64(seed[8:], rand.Uint64())
@@ -117,11 +116,6 @@ func New(ctx context.Context, rt Runtime, cfg Config) (*Engine, error) {
 		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine" + e.cfg.on() + ": " + err.Error()}
 	}
 	e.idle <- first
-	if first.stopper == nil {
-		e.watchdog = true
-		e.wg.Add(1)
-		go e.watch()
-	}
 	return e, nil
 }
 
@@ -136,21 +130,14 @@ func (e *Engine) QuickJSVersion() string { return e.tmpl.version }
 // TemplateHash identifies the template image snapshots are relative to.
 func (e *Engine) TemplateHash() [32]byte { return e.tmpl.Hash }
 
-// Quarantined counts instances the watchdog took out of service.
-func (e *Engine) Quarantined() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.quarantined
-}
-
-// Stopped counts guest calls the runtime stopped past their deadline.
+// Stopped counts guest calls stopped past their deadline and grace period.
 func (e *Engine) Stopped() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.stopped
 }
 
-// Close stops the watchdog and closes every idle instance and the runtime.
+// Close closes every idle instance and the runtime.
 // Cells still open keep their instance until closed.
 func (e *Engine) Close(ctx context.Context) error {
 	e.mu.Lock()
@@ -160,8 +147,6 @@ func (e *Engine) Close(ctx context.Context) error {
 	}
 	e.closed = true
 	e.mu.Unlock()
-	close(e.stop)
-	e.wg.Wait()
 	for {
 		select {
 		case in := <-e.idle:

@@ -63,6 +63,12 @@ func (in *Instance) CallImport(i int, args []uint64) uint32 {
 	case impHostCall:
 		return in.hostCall(uint32(args[0]), uint32(args[1]), uint32(args[3]), uint32(args[4]))
 	case impHostInterrupt:
+		// Also the tick of every guest loop (see package preempt): the one
+		// place a guest that never polls QuickJS's handler is stopped.
+		if in.stopAt != 0 && time.Now().UnixNano() > in.stopAt {
+			in.dead = true
+			panic(ErrStopped)
+		}
 		if in.pollInterrupt() {
 			return 1
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -27,11 +26,10 @@ type Instance struct {
 	// even if its own promise never settles.
 	outOfMemory bool
 	building    bool // true while the template is built
-	dead        bool // trapped, stopped or quarantined: never pooled again
-
-	quarantined atomic.Bool  // set by the watchdog
-	busySince   atomic.Int64 // unix nanos of the running call, 0 when idle
-	deadline    atomic.Int64 // unix nanos the running call should end by, 0 for none
+	dead        bool // trapped or stopped: never pooled again
+	// stopAt is when the running operation is stopped for good (unix
+	// nanos, 0 for never): its deadline plus the grace period.
+	stopAt int64
 }
 
 // trap is panicked by call when the guest traps; cells recover it. Unwinding
@@ -45,6 +43,9 @@ type trap struct{ err error }
 func PanicError(r any) error {
 	if t, ok := r.(trap); ok {
 		return t.err
+	}
+	if err, ok := r.(error); ok && errors.Is(err, ErrStopped) {
+		return err
 	}
 	return fmt.Errorf("host function panicked: %v", r)
 }

@@ -2,7 +2,6 @@ package driver
 
 import (
 	"context"
-	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 )
@@ -38,7 +37,7 @@ func (e *Engine) release(in *Instance) {
 	e.mu.Lock()
 	closed := e.closed
 	e.mu.Unlock()
-	if in.dead || in.quarantined.Load() || closed || !e.tmpl.reset(in) {
+	if in.dead || closed || !e.tmpl.reset(in) {
 		in.mod.Close(context.Background())
 		return
 	}
@@ -49,53 +48,10 @@ func (e *Engine) release(in *Instance) {
 	}
 }
 
-// watch takes out of service instances whose guest call overran its
-// deadline by more than the grace period, for runtimes that cannot stop such
-// a call without making every call slower: the instance is never reused and
-// the overrun is reported.
-func (e *Engine) watch() {
-	defer e.wg.Done()
-	tick := time.NewTicker(min(e.cfg.WatchdogGrace/4, 50*time.Millisecond))
-	defer tick.Stop()
-	for {
-		select {
-		case <-e.stop:
-			return
-		case now := <-tick.C:
-			e.mu.Lock()
-			for in := range e.busy {
-				d := in.deadline.Load()
-				if d != 0 && in.busySince.Load() != 0 && now.UnixNano() > d+int64(e.cfg.WatchdogGrace) {
-					in.quarantined.Store(true)
-					delete(e.busy, in)
-					e.quarantined++
-					e.cfg.Logger.Error("quickjs-wasi instance did not return after its deadline; taken out of service",
-						"overrun", time.Duration(now.UnixNano()-d))
-				}
-			}
-			e.mu.Unlock()
-		}
-	}
-}
-
-// track registers an instance with the watchdog while a cell owns it.
-func (e *Engine) track(in *Instance, on bool) {
-	if !e.watchdog {
-		return
-	}
-	e.mu.Lock()
-	if on {
-		e.busy[in] = struct{}{}
-	} else {
-		delete(e.busy, in)
-	}
-	e.mu.Unlock()
-}
-
 // noteStop counts and reports a call the runtime stopped.
 func (e *Engine) noteStop() {
 	e.mu.Lock()
 	e.stopped++
 	e.mu.Unlock()
-	e.cfg.Logger.Error("quickjs-wasi guest call ran past its deadline; " + e.cfg.Runtime + " stopped it and its instance is discarded")
+	e.cfg.Logger.Warn("quickjs-wasi guest call ran past its deadline and grace period; it was stopped and its instance discarded" + e.cfg.on())
 }

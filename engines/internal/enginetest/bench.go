@@ -70,6 +70,26 @@ func BenchEvalSmall(b *testing.B, targets ...*Target) {
 	})
 }
 
+// BenchEvalCompute is guest-bound work: an interpreted loop, a sort and a
+// join that loop in QuickJS's C code. It shows what termination checks in
+// the guest's loops cost.
+func BenchEvalCompute(b *testing.B, targets ...*Target) {
+	ctx := context.Background()
+	const src = `let s = 0; for (let i = 0; i < 100000; i++) s = (s + i * 7) % 1000003;
+const a = Array.from({ length: 20000 }, (_, i) => (i * 7919) % 20011); a.sort((x, y) => x - y);
+return s + a.join(",").length`
+	onTargets(b, targets, func(b *testing.B, tg *Target) {
+		e := tg.Shared(b)
+		for b.Loop() {
+			c, _ := e.NewCell(ctx, abi.Limits{}, nil)
+			if s := c.Run(ctx, src, "cell.js"); s.Status != abi.StepCompleted {
+				b.Fatal(s)
+			}
+			c.Close(ctx)
+		}
+	})
+}
+
 // BenchHostRoundTrip is one asynchronous request: settle a ticket, run the
 // guest's continuation, and take its next request.
 func BenchHostRoundTrip(b *testing.B, targets ...*Target) {

@@ -21,7 +21,7 @@ type Options struct {
 	CacheDir       string
 	Limits         abi.Limits
 	MaxMemoryBytes uint32
-	WatchdogGrace  time.Duration
+	StopGrace      time.Duration
 }
 
 // Target is one engine package under test.
@@ -74,6 +74,7 @@ func Test(t *testing.T, tg *Target) {
 		{"HostPanicRetiresInstance", testHostPanicRetiresInstance},
 		{"PendingWithoutHostWork", testPendingWithoutHostWork},
 		{"InterruptStopsLoops", testInterruptStopsLoops},
+		{"StopsGuestThatNeverPolls", testStopsGuestThatNeverPolls},
 		{"OutOfMemoryInAnUnhandledJobFailsTheCell", testOutOfMemoryInAnUnhandledJob},
 		{"MemoryCapBelowQuickJSLimit", testMemoryCapBelowQuickJSLimit},
 		{"InstanceSurvivesLimits", testInstanceSurvivesLimits},
