@@ -4,11 +4,8 @@ package wasmtime
 
 import (
 	"context"
-	"errors"
 	"testing"
-	"time"
 
-	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/engines/internal/driver"
 	"github.com/seed11a79d2d/codemode/engines/internal/enginetest"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
@@ -32,4 +29,3 @@ var wazero = &enginetest.Target{Name: "wazero", New: func(o enginetest.Options) 
 func TestEngine(t *testing.T) { enginetest.Test(t, target) }
 
 func TestInterchangeWithWazero(t *testing.T) { enginetest.TestInterchange(t, target, wazero) }
-

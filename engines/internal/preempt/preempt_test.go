@@ -78,7 +78,7 @@ func TestInstrumentRefuses(t *testing.T) {
 	wrongType[33] = 0x01 // the import takes an i32
 	for _, tc := range []struct {
 		name, module, want string
-		every             uint32
+		every              uint32
 	}{
 		{"not wasm", "hello, world", "not a version 1 wasm module", 1},
 		{"no such import", string(spinModule), "does not import env.nope", 1},
