@@ -214,6 +214,15 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 
 // execLeg runs a new cell until it finishes or parks.
 func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte) Result {
+	release, ok := run.rt.admit(ctx, st.deadline)
+	if !ok {
+		st.cancel()
+		if ctx.Err() != nil {
+			return run.failed(abi.CodeAborted, "", msgAborted)
+		}
+		return run.failed(abi.CodeRuntimeUnavailable, "busy", run.rt.busyMessage())
+	}
+	defer release()
 	cell, err := run.rt.engine.NewCell(ctx, run.limits(), st)
 	if err != nil {
 		st.cancel()

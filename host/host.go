@@ -92,6 +92,11 @@ type Options struct {
 	Logger *slog.Logger
 	// Hooks see every call: the exec call itself and each nested call.
 	Hooks Hooks
+	// MaxRunningCells bounds the cells that hold an engine instance at once
+	// (running, or awaiting their tools within the deadline); more queue
+	// until a slot frees or their deadline passes. Zero means
+	// max(8, 4*GOMAXPROCS).
+	MaxRunningCells int
 }
 
 // Prelude is the guest API that an engine must evaluate into its template.
@@ -110,6 +115,7 @@ type Runtime struct {
 	hooks    Hooks
 	outputs  contracts
 	workers  *workers
+	slots    chan struct{} // see admit
 	legGrace time.Duration // see legGrace; tests shorten it
 
 	nsMu       sync.Mutex
@@ -130,6 +136,10 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 		return nil, err
 	}
 	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger}
+	if o.MaxRunningCells <= 0 {
+		o.MaxRunningCells = defaultRunningCells()
+	}
+	r.slots = make(chan struct{}, o.MaxRunningCells)
 	if r.logger == nil {
 		r.logger = slog.New(slog.DiscardHandler)
 	}

@@ -130,19 +130,20 @@ func wellFormed(js string) string {
 
 // Messages of the run lifecycle, as the reference words them.
 const (
-	msgDisabled        = "code mode is disabled."
-	msgTimeout         = "code mode timeout exceeded"
-	msgAborted         = "code mode execution aborted"
-	msgMemory          = "code mode memory limit exceeded"
-	msgOutputLimit     = "code mode output limit exceeded"
-	msgSnapshotLimit   = "code mode snapshot limit exceeded"
-	msgTooManyPending  = "too many pending code mode tool calls"
-	msgNoHostWork      = "code mode promise is pending without host work"
-	msgTooManyRuns     = "too many suspended code mode runs."
-	msgUnavailable     = "code mode run is unavailable or expired."
-	msgOtherSession    = "code mode run belongs to a different session."
-	msgOtherRun        = "code mode run belongs to a different agent run."
-	msgAlreadyResuming = "code mode run is already being resumed."
+	msgDisabled           = "code mode is disabled."
+	msgTimeout            = "code mode timeout exceeded"
+	msgAborted            = "code mode execution aborted"
+	msgMemory             = "code mode memory limit exceeded"
+	msgOutputLimit        = "code mode output limit exceeded"
+	msgSnapshotLimit      = "code mode snapshot limit exceeded"
+	msgTooManyPending     = "too many pending code mode tool calls"
+	msgNoHostWork         = "code mode promise is pending without host work"
+	msgTooManyRuns        = "too many suspended code mode runs."
+	msgTooManySessionRuns = "too many suspended code mode runs in this session: wait for one to finish or let it expire."
+	msgUnavailable        = "code mode run is unavailable or expired."
+	msgOtherSession       = "code mode run belongs to a different session."
+	msgOtherRun           = "code mode run belongs to a different agent run."
+	msgAlreadyResuming    = "code mode run is already being resumed."
 )
 
 // failure maps an engine failure onto a result.

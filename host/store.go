@@ -6,8 +6,13 @@ import (
 	"time"
 )
 
-// maxParkedRuns bounds suspended runs per process.
-const maxParkedRuns = 64
+// maxParkedRuns bounds suspended runs per process, and maxSessionRuns a
+// session's share of them, so that one client cannot take every slot. A
+// session's runs end with it (Runtime.EndSession), or with their TTL.
+const (
+	maxParkedRuns  = 64
+	maxSessionRuns = maxParkedRuns / 4
+)
 
 // store is the process-local map of parked runs.
 type store struct {
@@ -24,8 +29,13 @@ func (s *store) park(st *state, ttl time.Duration) error {
 	if st.abandoned.Load() { // its caller already got a timeout
 		return errors.New(msgTimeout)
 	}
-	if _, ok := s.runs[st.id]; !ok && len(s.runs) >= maxParkedRuns {
-		return errors.New(msgTooManyRuns)
+	if _, ok := s.runs[st.id]; !ok {
+		if len(s.runs) >= maxParkedRuns {
+			return errors.New(msgTooManyRuns)
+		}
+		if s.sessionRuns(st.run.opts.Scope) >= maxSessionRuns {
+			return errors.New(msgTooManySessionRuns)
+		}
 	}
 	s.runs[st.id] = st
 	st.resuming = false
@@ -35,6 +45,17 @@ func (s *store) park(st *state, ttl time.Duration) error {
 	id := st.id
 	st.expiry = time.AfterFunc(ttl, func() { s.expire(id, st) })
 	return nil
+}
+
+// sessionRuns counts the parked runs of a scope's session.
+func (s *store) sessionRuns(sc Scope) int {
+	n := 0
+	for _, st := range s.runs {
+		if o := st.run.opts.Scope; o.AgentID == sc.AgentID && o.SessionKey == sc.SessionKey && o.SessionID == sc.SessionID {
+			n++
+		}
+	}
+	return n
 }
 
 // expire drops a run whose TTL passed and cancels its outstanding calls; a

@@ -42,6 +42,15 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 		run.rt.store.release(st)
 		return st.withOutput(st.waiting())
 	}
+	release, ok := run.rt.admit(ctx, st.deadline)
+	if !ok { // it stays parked for the next wait
+		if ctx.Err() != nil {
+			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
+		}
+		run.rt.store.release(st)
+		return st.withOutput(st.waiting())
+	}
+	defer release()
 	cell, err := run.rt.engine.Restore(ctx, st.image, run.limits(), st)
 	if err != nil {
 		var f *abi.Failure

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -147,27 +148,45 @@ func TestSnapshotExpiresAndCancelsCalls(t *testing.T) {
 	}
 }
 
+// TestTooManySuspendedRuns: a session gets a quarter of the process's
+// parked runs; the other sessions share the rest up to the process cap, and
+// ending a session frees its share.
 func TestTooManySuspendedRuns(t *testing.T) {
 	g := newGate()
 	defer g.open()
 	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100}`, g.tool())
-	run := prepare(t, rt, RunOptions{})
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for range maxParkedRuns / 8 {
-				if r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`); r.Status != StatusWaiting {
+	session := func(i int) *Run {
+		id := fmt.Sprintf("s%d", i)
+		return prepare(t, rt, RunOptions{Scope: Scope{SessionKey: id, SessionID: id, RunID: "r"}})
+	}
+	const slow = `return await tools.callValue("openclaw:demo:slow_echo", {})`
+	park := func(run *Run, n int) {
+		var wg sync.WaitGroup
+		for range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if r := exec(t, run, slow); r.Status != StatusWaiting {
 					t.Errorf("%+v", r)
 				}
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
-	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
-	if r.Status != StatusFailed || r.Error != msgTooManyRuns || r.Code != abi.CodeInvalidInput {
-		t.Fatalf("65th: %+v", r)
+	first := session(0)
+	park(first, maxSessionRuns)
+	if r := exec(t, first, slow); r.Status != StatusFailed || r.Error != msgTooManySessionRuns || r.Code != abi.CodeInvalidInput {
+		t.Fatalf("past the session's share: %+v", r)
+	}
+	for i := 1; i < maxParkedRuns/maxSessionRuns; i++ {
+		park(session(i), maxSessionRuns)
+	}
+	if r := exec(t, session(99), slow); r.Status != StatusFailed || r.Error != msgTooManyRuns || r.Code != abi.CodeInvalidInput {
+		t.Fatalf("past the process cap: %+v", r)
+	}
+	rt.EndSession("s0", "s0")
+	if r := exec(t, session(99), slow); r.Status != StatusWaiting {
+		t.Fatalf("after a session ended: %+v", r)
 	}
 }
 
