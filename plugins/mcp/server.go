@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,7 +125,7 @@ func (s *server) connect(ctx context.Context) error {
 		transport = s.cfg.Transport
 	case s.cfg.URL != "":
 		transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, MaxRetries: 2,
-			HTTPClient: &http.Client{Transport: headerTransport{s.cfg.Headers}}}
+			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}}
 	default:
 		cmd = exec.Command(s.cfg.Command, s.cfg.Args...)
 		cmd.Dir = s.cfg.Cwd
@@ -309,17 +311,53 @@ func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
 	}, nil
 }
 
-// headerTransport adds configured headers to every request.
-type headerTransport struct{ headers map[string]string }
+// maxMessageBytes bounds one message from a streamable HTTP server: the
+// SDK bounds stdio lines and SSE events to the same 16 MiB, but reads a JSON
+// response body whole, so a server answering with 400 MB took the host there.
+const maxMessageBytes = 16 << 20
 
-func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+// httpTransport adds configured headers to every request and bounds JSON
+// response bodies (SSE streams are bounded per event by the SDK).
+type httpTransport struct{ headers map[string]string }
+
+func (h httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if len(h.headers) > 0 {
 		r = r.Clone(r.Context())
 		for k, v := range h.headers {
 			r.Header.Set(k, v)
 		}
 	}
-	return http.DefaultTransport.RoundTrip(r)
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	if err == nil && !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		resp.Body = &boundedBody{ReadCloser: resp.Body, left: maxMessageBytes}
+	}
+	return resp, err
+}
+
+// errMessageTooLarge ends a response past maxMessageBytes.
+var errMessageTooLarge = fmt.Errorf("MCP server response is larger than %d MiB", maxMessageBytes>>20)
+
+type boundedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly the bound from a longer one.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
+			return 0, errMessageTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 // stderrLog forwards a stdio server's stderr to the logger at debug level.
