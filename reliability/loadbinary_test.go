@@ -37,44 +37,8 @@ func TestLoadBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("load profile")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "codemode")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed11a79d2d/codemode/cmd/codemode").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	config := filepath.Join(dir, "codemode.json5")
-	if err := os.WriteFile(config, []byte(binaryConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	log := &childLog{url: make(chan string, 1)}
-	cmd := exec.Command(bin, "serve", "--config", config, "--http", "127.0.0.1:0")
-	cmd.Stderr = log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var waitErr error
-	exited := make(chan struct{})
-	go func() {
-		waitErr = cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-exited:
-		default:
-			cmd.Process.Kill()
-			<-exited
-		}
-	})
-	var url string
-	select {
-	case url = <-log.url:
-	case <-exited:
-		t.Fatalf("codemode serve exited before serving: %v\n%s", waitErr, log)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("codemode serve logged no URL in 30 s:\n%s", log)
-	}
-
+	c := startServe(t, binaryConfig)
+	cmd, url := c.cmd, c.url
 	peak := "n/a"
 	var stopErr error
 	var stopped time.Duration
@@ -88,19 +52,70 @@ func TestLoadBinary(t *testing.T) {
 		}
 		t0 := time.Now()
 		select {
-		case <-exited:
-			stopErr, stopped = waitErr, time.Since(t0)
+		case <-c.exited:
+			stopErr, stopped = c.waitErr, time.Since(t0)
 		case <-time.After(10 * time.Second):
 			stopErr = errors.New("still running 10 s after SIGINT")
 		}
 	}
 	r := runLoad(url, loadCells("openclaw:demo:shipping_list"), envInt("CODEMODE_LOAD_SESSIONS", 200), envInt("CODEMODE_LOAD_SECONDS", 5), hold)
 	if stopErr != nil {
-		t.Errorf("codemode serve, stopped by SIGINT with %d sessions open: %v\n%s", r.sessions, stopErr, log)
+		t.Errorf("codemode serve, stopped by SIGINT with %d sessions open: %v\n%s", r.sessions, stopErr, c.log)
 	} else {
 		t.Logf("codemode serve exited 0 %v after SIGINT with %d sessions open", stopped.Round(time.Millisecond), r.sessions)
 	}
 	r.report(t, "n/a (not observable outside the process)", "peak RSS (VmHWM)", peak)
+}
+
+// served is a codemode serve --http child process.
+type served struct {
+	cmd     *exec.Cmd
+	url     string
+	log     *childLog
+	exited  chan struct{}
+	waitErr error // set before exited closes
+}
+
+// startServe builds the binary (without the race detector) and starts
+// `codemode serve --http 127.0.0.1:0` with config; the process is killed
+// when the test ends if it still runs.
+func startServe(t *testing.T, config string) *served {
+	t.Helper()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "codemode")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed11a79d2d/codemode/cmd/codemode").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	file := filepath.Join(dir, "codemode.json5")
+	if err := os.WriteFile(file, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := &served{log: &childLog{url: make(chan string, 1)}, exited: make(chan struct{})}
+	c.cmd = exec.Command(bin, "serve", "--config", file, "--http", "127.0.0.1:0")
+	c.cmd.Stderr = c.log
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		c.waitErr = c.cmd.Wait()
+		close(c.exited)
+	}()
+	t.Cleanup(func() {
+		select {
+		case <-c.exited:
+		default:
+			c.cmd.Process.Kill()
+			<-c.exited
+		}
+	})
+	select {
+	case c.url = <-c.log.url:
+	case <-c.exited:
+		t.Fatalf("codemode serve exited before serving: %v\n%s", c.waitErr, c.log)
+	case <-time.After(30 * time.Second):
+		t.Fatalf("codemode serve logged no URL in 30 s:\n%s", c.log)
+	}
+	return c
 }
 
 // vmHWM is the peak resident set size of process pid, from /proc.
