@@ -7,7 +7,13 @@
 // server sends progress notifications to a client that asked for them (one per
 // finished nested call, and a heartbeat each second); a client cancellation
 // aborts the cell. Results are MCP tool results: the CodeModeResult as
-// structuredContent, a text rendering in content, isError on failed results.
+// structuredContent, a text rendering in content, isError on failed results;
+// a result that cannot travel as a JSON-RPC response (it nests too deep)
+// becomes a failed one instead of no response.
+//
+// Over HTTP, [Options.Token] requires a bearer token on every request (and
+// must be set for an address that is not loopback), and a session idle for
+// [Options.SessionIdle] is closed, releasing its parked runs.
 package mcpserve
 
 import (
@@ -19,6 +25,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -34,8 +41,17 @@ type Options struct {
 	// instead of stdio. A missing host ("":8080) means 127.0.0.1; a port of 0
 	// picks a free one (the URL is logged). DNS-rebinding protection is on:
 	// requests to a loopback listener must name a loopback Host, and
-	// cross-origin browser requests are refused.
+	// cross-origin browser requests are refused. An address that is not
+	// loopback needs a Token: Serve refuses it otherwise ([ErrTokenRequired]).
 	HTTPAddr string
+	// Token, when set, is the bearer token every HTTP request must carry as
+	// "Authorization: Bearer <Token>"; any other request gets 401. It must be
+	// at least [MinTokenBytes] of visible ASCII (no spaces). Unused on stdio.
+	Token string
+	// SessionIdle is how long an HTTP session may go without a request
+	// before it is closed, and its parked runs with it. Zero means
+	// [DefaultSessionIdle]; a negative value means never.
+	SessionIdle time.Duration
 	// In and Out carry stdio's newline-delimited JSON-RPC; nil means
 	// os.Stdin and os.Stdout.
 	In  io.Reader
@@ -44,12 +60,70 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// DefaultSessionIdle is the idle time after which an HTTP session ends when
+// Options.SessionIdle is zero. It is longer than the default snapshot TTL
+// (15 minutes), so with default settings expiry never ends a run that could
+// still be resumed; it frees the sessions of clients that went away, and
+// bounds how long their parked runs (a slot of the process's 64 each) are
+// held when the TTL is set longer (up to 24 hours).
+const DefaultSessionIdle = 30 * time.Minute
+
+// MinTokenBytes is the shortest bearer token accepted: 16 bytes is 128 bits
+// when random, and rules out a word or a PIN.
+const MinTokenBytes = 16
+
+// ErrTokenRequired is returned by [Options.Validate] and [Serve] for an
+// HTTPAddr that is not loopback when no Token is set: anyone who can reach
+// such an address could run cells, and so call the operator's tools with the
+// operator's credentials.
+var ErrTokenRequired = errors.New("a bearer token is required on an address that is not loopback")
+
+// Validate reports what [Serve] would refuse in o before it serves: a Token
+// that is too short or not visible ASCII, and a non-loopback HTTPAddr without
+// a Token. A nil *Options is valid.
+func (o *Options) Validate() error {
+	if o == nil {
+		return nil
+	}
+	if o.Token != "" {
+		if err := checkToken(o.Token); err != nil {
+			return err
+		}
+	}
+	if o.HTTPAddr == "" {
+		return nil
+	}
+	h, _, err := net.SplitHostPort(o.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("serve MCP over HTTP: address %q: %w", o.HTTPAddr, err)
+	}
+	if o.Token == "" && !loopbackHost(h) {
+		return fmt.Errorf("serve MCP over HTTP on %s: %w", o.HTTPAddr, ErrTokenRequired)
+	}
+	return nil
+}
+
+// loopbackHost reports whether a listen host stays on this machine: the
+// default (empty), "localhost" or a loopback IP. Any other name might
+// resolve elsewhere, so it counts as not loopback.
+func loopbackHost(h string) bool {
+	if h == "" || strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
 // Serve serves rt until ctx is cancelled or, on stdio, until the client
-// closes its end. It returns nil on a clean end of input or cancellation.
+// closes its end. It returns nil on a clean end of input or cancellation,
+// and the error of [Options.Validate] before serving anything.
 func Serve(ctx context.Context, rt *host.Runtime, opts *Options) error {
 	var o Options
 	if opts != nil {
 		o = *opts
+	}
+	if err := o.Validate(); err != nil {
+		return err
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -64,6 +138,11 @@ func Serve(ctx context.Context, rt *host.Runtime, opts *Options) error {
 	ln, err := listen(o.HTTPAddr)
 	if err != nil {
 		return err
+	}
+	// "localhost" is taken at its word above; what it resolved to decides.
+	if ip := ln.Addr().(*net.TCPAddr).IP; o.Token == "" && !ip.IsLoopback() {
+		ln.Close()
+		return fmt.Errorf("serve MCP over HTTP on %s (%s): %w", o.HTTPAddr, ip, ErrTokenRequired)
 	}
 	return s.serveHTTP(ctx, ln)
 }
@@ -103,7 +182,16 @@ func (s *service) serveStdio(ctx context.Context) error {
 // serveHTTP serves streamable HTTP on ln until ctx is cancelled.
 func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 	url := "http://" + ln.Addr().String() + "/mcp"
-	s.logger.Info("serving MCP over streamable HTTP", "url", url)
+	authn := "bearer token"
+	if s.opts.Token == "" {
+		authn = "none"
+		s.logger.Warn("serving MCP over HTTP without a bearer token: any local process can run cells with this server's tools")
+	}
+	idle := "never"
+	if d := s.opts.sessionIdle(); d > 0 {
+		idle = d.String()
+	}
+	s.logger.Info("serving MCP over streamable HTTP", "url", url, "auth", authn, "session_idle", idle)
 	hs := &http.Server{Handler: s.httpHandler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -124,10 +212,26 @@ func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 
 func (s *service) httpHandler() http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server },
-		&sdk.StreamableHTTPOptions{Logger: s.logger})
+		&sdk.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: s.opts.sessionIdle()})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
-	return mux
+	if s.opts.Token == "" {
+		return mux
+	}
+	// Outermost, so that every path and method is refused alike.
+	return newBearer(s.opts.Token, s.logger).handler(mux)
+}
+
+// sessionIdle is SessionIdle with the default applied; 0 means never, as for
+// the SDK's SessionTimeout.
+func (o *Options) sessionIdle() time.Duration {
+	switch {
+	case o.SessionIdle == 0:
+		return DefaultSessionIdle
+	case o.SessionIdle < 0:
+		return 0
+	}
+	return o.SessionIdle
 }
 
 type nopWriteCloser struct{ io.Writer }

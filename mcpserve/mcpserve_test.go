@@ -107,13 +107,18 @@ func (f *fixture) stdio(t testing.TB, copts *sdk.ClientOptions) *sdk.ClientSessi
 }
 
 // http serves f over streamable HTTP on a loopback port; it returns the URL.
-func (f *fixture) http(t testing.TB) string {
+func (f *fixture) http(t testing.TB) string { return f.httpWith(t, &Options{}) }
+
+// httpWith is http with options (Token, SessionIdle); the address and
+// logger are its own.
+func (f *fixture) httpWith(t testing.TB, o *Options) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newService(f.rt, &Options{Logger: testLogger(t)})
+	o.Logger = testLogger(t)
+	s, err := newService(f.rt, o)
 	if err != nil {
 		t.Fatal(err)
 	}

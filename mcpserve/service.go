@@ -15,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
 )
 
@@ -36,12 +37,12 @@ type service struct {
 
 	mu       sync.Mutex
 	defs     map[string]string // registered tool name -> definition JSON
-	sessions map[*sdk.ServerSession]string
+	sessions map[*sdk.ServerSession]*session
 	calls    atomic.Int64
 }
 
 func newService(rt *host.Runtime, o *Options) (*service, error) {
-	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]string{}}
+	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]*session{}}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ServerOptions{
 		Logger:                    o.Logger,
 		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
@@ -101,26 +102,51 @@ func (s *service) sync() (*host.Run, error) {
 	return run, nil
 }
 
-// scope is the run scope of an MCP session: a random id minted on the
-// session's first call and forgotten when it ends.
-func (s *service) scope(ss *sdk.ServerSession) host.Scope {
+// session is what the service keeps of an MCP session.
+type session struct {
+	id string
+	// parked maps the runId of each run this session left waiting to the
+	// Run whose exec started it: the only handle that can abort that run
+	// when a later result of it cannot be sent.
+	parked map[string]*host.Run
+}
+
+// maxTracked bounds a session's parked map. The host parks at most 16 runs
+// per session, and an entry goes when its run ends; what is left past the
+// bound are runs that expired unwaited, which a random eviction may drop.
+const maxTracked = 64
+
+// session returns the record of an MCP session: a random id minted on the
+// session's first call and forgotten, with its parked runs, when it ends
+// (closed by the client, or idle past SessionIdle on HTTP).
+func (s *service) session(ss *sdk.ServerSession) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := s.sessions[ss]
+	sess, ok := s.sessions[ss]
 	if !ok {
 		var b [12]byte
 		rand.Read(b[:])
-		id = "mcp_" + hex.EncodeToString(b[:])
-		s.sessions[ss] = id
+		sess = &session{id: "mcp_" + hex.EncodeToString(b[:]), parked: map[string]*host.Run{}}
+		s.sessions[ss] = sess
 		go func() {
 			ss.Wait()
 			s.mu.Lock()
 			delete(s.sessions, ss)
 			s.mu.Unlock()
-			s.rt.EndSession(id, id) // the session's parked runs end with it
+			s.rt.EndSession(sess.id, sess.id) // the session's parked runs end with it
 		}()
 	}
-	return host.Scope{SessionID: id, SessionKey: id, RunID: id}
+	return sess
+}
+
+// scope is the run scope of a call: its session, and the authenticated
+// principal (empty without a bearer token) as the agent.
+func scope(sess *session, req *sdk.CallToolRequest) host.Scope {
+	var principal string
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		principal = req.Extra.TokenInfo.UserID
+	}
+	return host.Scope{AgentID: principal, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}
 }
 
 func (s *service) handler(name string) sdk.ToolHandler {
@@ -132,18 +158,78 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		callID := fmt.Sprintf("mcp_call_%d", s.calls.Add(1))
 		p := newProgress(ctx, req)
 		defer p.stop()
-		run, err := s.rt.Prepare(host.RunOptions{Scope: s.scope(req.Session), Trajectory: p.nested})
+		sess := s.session(req.Session)
+		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: p.nested})
 		if err != nil {
 			return errorResult("code mode run unavailable: " + err.Error()), nil
 		}
 		switch name {
 		case "exec":
-			return result(run.Exec(ctx, callID, args)), nil
+			return s.reply(sess, run, "", run.Exec(ctx, callID, args)), nil
 		case "wait":
-			return result(run.Wait(ctx, args)), nil
+			var in struct {
+				RunID string `json:"runId"`
+			}
+			json.Unmarshal(args, &in)
+			return s.reply(sess, nil, in.RunID, run.Wait(ctx, args)), nil
 		}
-		return s.direct(ctx, run, name, callID, args)
+		res, err := s.direct(ctx, run, name, callID, args)
+		if err == nil {
+			if _, msg := unsendable(res); msg != "" {
+				res = errorResult("tool result " + msg)
+			}
+		}
+		return res, err
 	}
+}
+
+// reply turns an exec (started by the Run exec) or wait (for runID) result
+// into the MCP result, keeping the session's parked map current. A result
+// that cannot be sent becomes a failed one, and a run it left waiting is
+// aborted: the client will never learn its runId, and the run's pending calls
+// must not go on behind a failure. (A run evicted from the map cannot be
+// aborted; it ends with its TTL or its session.)
+func (s *service) reply(sess *session, exec *host.Run, runID string, r host.Result) *sdk.CallToolResult {
+	s.mu.Lock()
+	owner := exec
+	if owner == nil {
+		owner = sess.parked[runID]
+	}
+	switch {
+	case r.Status == host.StatusWaiting && owner != nil:
+		for id := range sess.parked {
+			if len(sess.parked) < maxTracked {
+				break
+			}
+			delete(sess.parked, id)
+		}
+		sess.parked[r.RunID] = owner
+	case runID != "" && r.Code != abi.CodeInvalidInput: // the run ended; a refused wait left it parked
+		delete(sess.parked, runID)
+	}
+	s.mu.Unlock()
+	res := result(r)
+	code, msg := unsendable(res)
+	if msg == "" {
+		return res
+	}
+	if code == abi.CodeInternalError && deepOutput(r) { // too deep even to encode
+		code, msg = abi.CodeOutputLimitExceeded, msgTooDeep
+	}
+	if r.Status == host.StatusWaiting && owner != nil {
+		s.mu.Lock()
+		delete(sess.parked, r.RunID)
+		s.mu.Unlock()
+		owner.Abort()
+	}
+	failed := host.Result{Status: host.StatusFailed, Code: code, Error: "code mode result " + msg,
+		ReplaySafe: r.ReplaySafe, Telemetry: r.Telemetry}
+	for _, o := range r.Output { // text cannot nest, so it still reaches the model
+		if o.Type == "text" {
+			failed.Output = append(failed.Output, o)
+		}
+	}
+	return result(failed)
 }
 
 // direct runs a model-visible tool other than exec and wait and passes its
@@ -172,6 +258,69 @@ func (s *service) direct(ctx context.Context, run *host.Run, name, callID string
 		return errorResult("tool result is not an MCP result: " + err.Error()), nil
 	}
 	return &out, nil
+}
+
+// maxMessageDepth is the deepest nesting of a JSON-RPC message that the
+// go-sdk decodes: its reader refuses a deeper one, and a Go client that does
+// drops the response and closes its session. encoding/json, which writes our
+// responses, refuses past 10000 and the SDK then sends nothing at all; both
+// would leave the caller without an answer, so both are caught here.
+const maxMessageDepth = 1000
+
+var msgTooDeep = fmt.Sprintf("cannot be sent: it nests deeper than the %d levels a JSON-RPC message may have; return or json() a flatter value, or a JSON.stringify'd string.", maxMessageDepth)
+
+// unsendable says why res cannot go out as the result of a JSON-RPC
+// response (a code and a message to follow "... result "), or "" if it can.
+func unsendable(res *sdk.CallToolResult) (abi.ErrorCode, string) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return abi.CodeInternalError, "cannot be encoded as JSON: " + err.Error()
+	}
+	if depth(b) >= maxMessageDepth { // the response object around it is one more level
+		return abi.CodeOutputLimitExceeded, msgTooDeep
+	}
+	return "", ""
+}
+
+// deepOutput reports whether the value or a json() output of r nests deeper
+// than a message may.
+func deepOutput(r host.Result) bool {
+	if depth(r.Value) >= maxMessageDepth {
+		return true
+	}
+	for _, o := range r.Output {
+		if o.Type == "json" && depth(o.Value) >= maxMessageDepth {
+			return true
+		}
+	}
+	return false
+}
+
+// depth is the deepest nesting of objects and arrays in JSON text, not
+// counting brackets inside strings.
+func depth(js []byte) int {
+	d, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range js {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			d++
+			deepest = max(deepest, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
 }
 
 func errorResult(msg string) *sdk.CallToolResult {

@@ -7,7 +7,7 @@
 //
 //	codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace] [--engine NAME]
 //	codemode catalog [--config FILE] [--json] [--search QUERY] [--dts]
-//	codemode serve [--config FILE] [--http ADDR] [--engine NAME]
+//	codemode serve [--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]
 //	codemode conformance [--engine NAME] [--json]
 //	codemode version [--engine NAME]
 //
@@ -46,7 +46,7 @@ const usage = `codemode runs Code Mode cells against a hidden tool catalog.
 Usage:
   codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace] [--engine NAME]
   codemode catalog [--config FILE] [--json] [--search QUERY] [--dts]
-  codemode serve [--config FILE] [--http ADDR] [--engine NAME]
+  codemode serve [--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]
   codemode conformance [--engine NAME] [--json]
   codemode version [--engine NAME]
 

@@ -6,7 +6,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -78,13 +81,117 @@ func TestServeStdio(t *testing.T) {
 	}
 }
 
-func TestServeHTTP(t *testing.T) {
+// noTokenEnv unsets $CODEMODE_TOKEN for one test, whatever the shell that
+// runs the tests has; t.Setenv restores it afterwards.
+func noTokenEnv(t *testing.T) {
+	t.Setenv(tokenEnv, "")
+	os.Unsetenv(tokenEnv)
+}
+
+// freeAddr is a loopback address nothing listens on right now.
+func freeAddr(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Skipf("no loopback listener: %v", err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// serveHTTP runs "codemode serve --http ADDR args..." in-process and
+// connects the SDK's client with hc; it returns the session and a function
+// that stops the server and returns its exit status and stderr.
+func serveHTTP(t *testing.T, hc *http.Client, args ...string) (*sdk.ClientSession, func() (int, string)) {
+	t.Helper()
+	addr := freeAddr(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"serve", "--http", addr}, args...), strings.NewReader(""), io.Discard, &stderr)
+	}()
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	var cs *sdk.ClientSession
+	var err error
+	for range 100 { // until the server listens
+		cs, err = client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: hc, MaxRetries: -1}, nil)
+		if err == nil {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		cancel()
+		<-done
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	var once sync.Once
+	var code int
+	stop := func() (int, string) {
+		once.Do(func() {
+			cs.Close()
+			cancel()
+			code = <-done
+		})
+		return code, stderr.String()
+	}
+	t.Cleanup(func() { stop() }) // a failed test must not leave the server running
+	return cs, stop
+}
+
+func TestServeHTTP(t *testing.T) {
+	noTokenEnv(t)
+	cs, stop := serveHTTP(t, http.DefaultClient)
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": "return 6 * 7"}})
+	if err != nil || res.IsError {
+		t.Fatalf("exec: %v %+v", err, res)
+	}
+	code, stderr := stop()
+	if code != 0 {
+		t.Errorf("serve exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "http://127.0.0.1:") || !strings.Contains(stderr, "/mcp") || !strings.Contains(stderr, "without a bearer token") {
+		t.Errorf("stderr does not name the URL and the missing token: %s", stderr)
+	}
+}
+
+// headerClient sends Authorization: value on every request.
+type headerClient string
+
+func (h headerClient) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", string(h))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestServeHTTPWithToken(t *testing.T) {
+	noTokenEnv(t)
+	const token = "s3cret-token-0123456789"
+	file := filepath.Join(t.TempDir(), "token")
+	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil { // echo's newline is not part of it
+		t.Fatal(err)
+	}
+	for name, args := range map[string][]string{"--token-file": {"--token-file", file, "--session-idle", "1h"}, "$" + tokenEnv: nil} {
+		t.Run(name, func(t *testing.T) {
+			if args == nil {
+				t.Setenv(tokenEnv, token)
+			}
+			cs, stop := serveHTTP(t, &http.Client{Transport: headerClient("Bearer " + token)}, args...)
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": "return 6 * 7"}})
+			if err != nil || res.IsError {
+				t.Fatalf("exec: %v %+v", err, res)
+			}
+			if code, stderr := stop(); code != 0 || !strings.Contains(stderr, "bearer token") {
+				t.Errorf("serve exit %d: %s", code, stderr)
+			}
+		})
+	}
+}
+
+func TestServeHTTPRefusesRequestsWithoutTheToken(t *testing.T) {
+	noTokenEnv(t)
+	t.Setenv(tokenEnv, "s3cret-token-0123456789")
+	addr := freeAddr(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	var stderr syncBuffer
@@ -92,29 +199,73 @@ func TestServeHTTP(t *testing.T) {
 	go func() {
 		done <- run(ctx, []string{"serve", "--http", addr}, strings.NewReader(""), io.Discard, &stderr)
 	}()
-
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	var cs *sdk.ClientSession
+	var resp *http.Response
+	var err error
 	for range 100 { // until the server listens
-		cs, err = client.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: http.DefaultClient}, nil)
+		resp, err = http.Post("http://"+addr+"/mcp", "application/json", strings.NewReader(`{}`))
 		if err == nil {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	if err != nil {
-		t.Fatalf("connect: %v\n%s", err, stderr.String())
+		cancel()
+		<-done
+		t.Fatalf("%v\n%s", err, stderr.String())
 	}
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": "return 6 * 7"}})
-	if err != nil || res.IsError {
-		t.Fatalf("exec: %v %+v", err, res)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized || !strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer") {
+		t.Errorf("without the token: %d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 	}
-	cs.Close()
 	cancel()
 	if code := <-done; code != 0 {
 		t.Errorf("serve exit %d: %s", code, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), "http://"+addr+"/mcp") {
-		t.Errorf("stderr does not name the URL: %s", stderr.String())
+}
+
+// Configuration the server refuses before it listens: each exits 2 with a
+// message that says what to fix.
+func TestServeHTTPConfigurationErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty, blank, short := write("empty", ""), write("blank", " \n\t\n"), write("short", "abc123\n")
+	spaced := write("spaced", "s3cret token 0123456789\n")
+	for _, tc := range []struct {
+		name string
+		env  *string // $CODEMODE_TOKEN, nil for unset
+		args []string
+		want string
+	}{
+		{"non-loopback without a token", nil, []string{"--http", "0.0.0.0:0"}, "not loopback"},
+		{"non-loopback IPv6 without a token", nil, []string{"--http", "[::]:0"}, "--token-file"},
+		{"empty token file", nil, []string{"--http", "127.0.0.1:0", "--token-file", empty}, "--token-file " + empty + ": the bearer token is empty"},
+		{"whitespace token file", nil, []string{"--http", "127.0.0.1:0", "--token-file", blank}, "is empty"},
+		{"short token file", nil, []string{"--http", "0.0.0.0:0", "--token-file", short}, "is 6 bytes; use at least 16"},
+		{"token with a space", nil, []string{"--http", "127.0.0.1:0", "--token-file", spaced}, "space"},
+		{"missing token file", nil, []string{"--http", "127.0.0.1:0", "--token-file", filepath.Join(dir, "nope")}, "no such file"},
+		{"empty variable", ptr(""), []string{"--http", "127.0.0.1:0"}, "$" + tokenEnv + ": the bearer token is empty"},
+		{"short variable", ptr("abc"), []string{"--http", "0.0.0.0:0"}, "$" + tokenEnv + ": the bearer token is 3 bytes"},
+		{"token file without --http", nil, []string{"--token-file", short}, "--token-file applies only with --http"},
+		{"session idle without --http", nil, []string{"--session-idle", "1m"}, "--session-idle applies only with --http"},
+		{"negative session idle", nil, []string{"--http", "127.0.0.1:0", "--session-idle", "-1s"}, "must not be negative"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			noTokenEnv(t)
+			if tc.env != nil {
+				t.Setenv(tokenEnv, *tc.env)
+			}
+			_, stderr, code := cli(t, "", append([]string{"serve"}, tc.args...)...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, want 2 with %q:\n%s", code, tc.want, stderr)
+			}
+		})
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
