@@ -33,11 +33,13 @@ test: setup peers bench-node
 	$(MAKE) fuzz-short
 
 # The hardened engine on wasmtime (cgo, build tag wasmtime): its own tests,
-# snapshots exchanged with the wazero engine, and the whole conformance table.
+# snapshots exchanged with the wazero engine, the whole conformance table,
+# and the hostile corpus.
 .PHONY: test-wasmtime
 test-wasmtime: setup
 	CGO_ENABLED=1 $(GO) vet -tags wasmtime ./engines/... ./cmd/...
 	CGO_ENABLED=1 $(GO) test -race -tags wasmtime ./engines/wasmtime
+	CGO_ENABLED=1 $(GO) test -race -tags wasmtime -run '^TestHostileCorpus$$' ./reliability
 
 check: setup
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,8 @@ var printCorpus = flag.Bool("corpus.print", false, "print each hostile cell's ac
 //	language: typescript to send the cell as TypeScript
 //	mcp:    yes to also run it through mcpserve
 //	bug:    a known defect: the case is skipped unless CODEMODE_RELIABILITY_BUGS=1
+//	wasmtime-code: the code on wasmtime, where its fixed native stack differs;
+//	        "a | b" accepts either, for an outcome that races the deadline
 type hostileCase struct {
 	name, src string
 	want      map[string]string
@@ -80,6 +83,9 @@ func (c hostileCase) args() json.RawMessage {
 	return b
 }
 
+// engineLeaks are goroutines of the corpus engine that outlive rt.Close.
+var engineLeaks []goleak.Option
+
 // bugsEnv set to 1 runs the cases and tests of known, reported defects.
 const bugsEnv = "CODEMODE_RELIABILITY_BUGS"
 
@@ -90,7 +96,11 @@ func (c hostileCase) check(r host.Result) string {
 	if r.Status != c.want["status"] {
 		bad = append(bad, "status "+r.Status)
 	}
-	if w, ok := c.want["code"]; ok && string(r.Code) != w {
+	w, ok := c.want["code"]
+	if e, has := c.want[engineName+"-code"]; engineName != "" && has {
+		w, ok = e, true
+	}
+	if ok && !slices.Contains(strings.Split(w, " | "), string(r.Code)) {
 		bad = append(bad, "code "+string(r.Code))
 	}
 	if w, ok := c.want["error"]; ok && !strings.HasPrefix(r.Error, w) {
@@ -214,7 +224,7 @@ func TestHostileCorpus(t *testing.T) {
 	}
 	rt.Close(context.Background())
 	w.mcp.Close()
-	goleak.VerifyNone(t, leaks)
+	goleak.VerifyNone(t, append(engineLeaks, leaks)...)
 	if closed := heapInUse(); closed > before+closedSlack {
 		t.Errorf("heap %d MiB after Close, bound %d MiB", closed>>20, (before+closedSlack)>>20)
 	}

@@ -26,7 +26,8 @@ const corpusConfig = `{"enabled": true, "timeoutMs": 2000, "memoryLimitBytes": 8
 var testScope = host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
 
 // world is the set of tools every corpus cell sees: core, plugin, denied,
-// direct-only and MCP tools, and one plugin namespace.
+// direct-only and MCP tools, an MCP resource and a denied MCP prompt, and
+// one plugin namespace.
 type world struct {
 	tools      []host.Tool
 	secretHits atomic.Int64 // calls of tools no cell may reach
@@ -110,6 +111,12 @@ func (w *world) startMCP(t testing.TB) []host.Source {
 	srv.AddResource(&sdk.Resource{URI: "memo://one", Name: "one"}, func(ctx context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "memo://one", Text: "memo"}}}, nil
 	})
+	// The run's policy denies prompts/get: the prompt may be listed, never
+	// fetched.
+	srv.AddPrompt(&sdk.Prompt{Name: "secret"}, func(ctx context.Context, r *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+		w.secretHits.Add(1)
+		return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "secret"}}}}, nil
+	})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := srv.Connect(context.Background(), st, nil)
 	if err != nil {
@@ -141,7 +148,8 @@ func cacheDir(t testing.TB) string {
 
 func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *host.Runtime {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Sources: sources, Config: json.RawMessage(config)})
+	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Sources: sources, Config: json.RawMessage(config),
+		Engine: corpusEngine(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +166,7 @@ func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *
 
 func prepare(t testing.TB, rt *host.Runtime, scope host.Scope) *host.Run {
 	t.Helper()
-	run, err := rt.Prepare(host.RunOptions{Scope: scope, Deny: []string{"admin_reset"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: scope, Deny: []string{"admin_reset", "prompts/get"}})
 	if err != nil {
 		t.Fatal(err)
 	}

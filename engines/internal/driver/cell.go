@@ -122,6 +122,13 @@ func (c *cell) guard(ctx context.Context, op func() abi.Step) (step abi.Step) {
 				step = c.fail(&abi.Failure{Kind: abi.FailureTimeout, Message: "interrupted: deadline exceeded; the guest was stopped"})
 				return
 			}
+			if strings.Contains(t.err.Error(), "stack overflow") {
+				// The runtime's native stack ran out before QuickJS's own
+				// check, which sees only the C stack in linear memory (deep
+				// JSON.parse, toJSON recursion on wasmtime's fixed stack).
+				step = c.fail(&abi.Failure{Kind: abi.FailureStackOverflow, Name: "RangeError", Message: "Maximum call stack size exceeded"})
+				return
+			}
 			step = c.fail(&abi.Failure{Kind: abi.FailureTrap, Message: "quickjs-wasi trapped: " + t.err.Error()})
 		}
 	}()
