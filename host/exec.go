@@ -135,7 +135,10 @@ func (st *state) Emit(kind abi.OutputKind, payload string) error {
 	if kind == abi.OutputJSON {
 		o = Output{Type: "json", Value: json.RawMessage(wellFormed(payload))}
 	}
-	b, _ := json.Marshal(o)
+	b, err := json.Marshal(o)
+	if err != nil { // the bridge's encoder gives JSON, but Go's has a depth limit
+		return errors.New(msgTooDeep)
+	}
 	if st.outputBytes+len(b) > st.run.rt.cfg.MaxOutputBytes {
 		st.outputTooLong = true
 		return errors.New(msgOutputLimit)
@@ -305,8 +308,8 @@ func (run *Run) completed(st *state, value string) Result {
 		return run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit)
 	}
 	r := Result{Status: StatusCompleted, Value: json.RawMessage(wellFormed(value)), Telemetry: run.telemetry()}
-	if !json.Valid(r.Value) { // the bridge's encoder guarantees JSON; never trust it blindly
-		r.Value = json.RawMessage("null")
+	if !json.Valid(r.Value) { // the bridge's encoder gives JSON, but Go's has a depth limit
+		return run.failed(abi.CodeOutputLimitExceeded, "too_deep", msgTooDeep)
 	}
 	return r
 }

@@ -135,6 +135,7 @@ const (
 	msgAborted            = "code mode execution aborted"
 	msgMemory             = "code mode memory limit exceeded"
 	msgOutputLimit        = "code mode output limit exceeded"
+	msgTooDeep            = "code mode value is nested too deeply to encode as JSON (more than 10000 levels); return a flatter value."
 	msgSnapshotLimit      = "code mode snapshot limit exceeded"
 	msgTooManyPending     = "too many pending code mode tool calls"
 	msgNoHostWork         = "code mode promise is pending without host work"
