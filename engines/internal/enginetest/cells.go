@@ -171,17 +171,15 @@ func testInterruptStopsLoops(t *testing.T, tg *Target) {
 	} {
 		h := &Host{Deadline: time.Now().Add(100 * time.Millisecond)}
 		c, s := RunCell(t, tg.Shared(t), h, src)
-		late := time.Since(h.Deadline)
 		c.Close(context.Background())
 		if s.Status != abi.StepFailed || s.Failure.Kind != abi.FailureTimeout {
 			t.Fatalf("%q: got %v %v", src, s.Status, s.Failure)
 		}
-		// The engine stops at the first poll after the deadline, and QuickJS
-		// polls about every 0.1 ms of guest time, so the wall-clock lateness
-		// is scheduling noise; BenchInterruptLatency measures it. The bound
-		// here only catches a guest that was never stopped.
-		if h.PollsAfter != 1 || late > 2*time.Second {
-			t.Errorf("%q stopped %v after the deadline, after %d stop answers", src, late, h.PollsAfter)
+		// The engine stops at the first poll after the deadline: QuickJS's
+		// own, not the stop past the grace period. How late that is, is
+		// measured by BenchInterruptLatency.
+		if h.PollsAfter != 1 {
+			t.Errorf("%q stopped after %d stop answers", src, h.PollsAfter)
 		}
 	}
 	c, s := RunCell(t, tg.Shared(t), &Host{Abort: true}, "while (true) {}")
