@@ -77,7 +77,7 @@ conformance: setup
 demo: setup
 	$(GO) run ./cmd/codemode exec examples/quickstart.ts
 
-# issue 9: the same engine under its official Node wrapper, side by side.
+# The same engine under its official Node wrapper, side by side.
 # bench-node installs the wrapper (pinned, checked against the embedded
 # module's sha256) once into .cache/bench-node; bench-compare runs both sides.
 BENCH_NODE := $(CACHE)/bench-node

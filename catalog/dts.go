@@ -373,7 +373,7 @@ func wrapAt(line string, width int) (head, rest string) {
 }
 
 // requiredFirst returns the property names of props, required ones first,
-// each group in UTF-16 order as the reference sorts them.
+// each group in UTF-16 order, as OpenClaw's Code Mode sorts them.
 func requiredFirst(props map[string]any, required map[string]bool) []string {
 	keys := make([]string, 0, len(props))
 	for k := range props {

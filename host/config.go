@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Config is the resolved tools.codeMode configuration (contract section 2).
+// Config is the resolved tools.codeMode configuration (docs/contract.md).
 // Values produced by [ResolveConfig] are always within bounds; a hand-built
 // Config goes through the same defaults and clamps when the runtime takes it.
 // The zero Config means "code mode off, every other field at its default".
@@ -91,7 +91,7 @@ func DefaultConfig() Config {
 // per-agent override (agents.list[].tools.codeMode). Each is raw JSON that may
 // be missing (nil or empty), null, true, false or an object; true means
 // {"enabled":true} and false or null mean {}. The agent object is shallow-merged
-// over the global one, agent keys winning, as the reference does.
+// over the global one, agent keys winning, as OpenClaw's Code Mode does.
 //
 // Errors (a *ConfigError naming the field) are reserved for values whose JSON
 // type is wrong or whose meaning cannot be guessed: a non-boolean enabled, a
@@ -99,7 +99,7 @@ func DefaultConfig() Config {
 // is not an array of strings, a number field holding a string, boolean, array
 // or object. Operators get a clear message instead of a silently ignored key.
 //
-// Numbers follow the reference's rule and never fail: a value that is not a
+// Numbers follow OpenClaw's rule and never fail: a value that is not a
 // positive integer (0, -1, 1.5, overflow) becomes the default, then the value is
 // clamped to its bounds. Warnings report each number that was replaced or
 // clamped, each dropped language name and each unknown key; they are for logs.

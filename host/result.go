@@ -128,7 +128,7 @@ func wellFormed(js string) string {
 	return b.String()
 }
 
-// Messages of the run lifecycle, as the reference words them.
+// Messages of the run lifecycle, worded as OpenClaw's Code Mode words them.
 const (
 	msgDisabled           = "code mode is disabled."
 	msgTimeout            = "code mode timeout exceeded"

@@ -18,7 +18,7 @@ var target = &enginetest.Target{Name: "wasmtime", New: func(o enginetest.Options
 	return (*driver.Engine)(e), err
 }}
 
-// wazero is the reference engine, for snapshot interchange and benchmarks
+// wazero is the default engine, for snapshot interchange and benchmarks
 // side by side.
 var wazero = &enginetest.Target{Name: "wazero", New: func(o enginetest.Options) (*driver.Engine, error) {
 	e, err := quickjswasi.New(context.Background(), &quickjswasi.Options{CacheDir: o.CacheDir, Limits: o.Limits,
