@@ -250,6 +250,14 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 
 var emptySchema = json.RawMessage(`{}`)
 
+// ID is the catalog id <source>:<owner>:<name> of a tool. The host names the
+// resource and prompt operations of an MCP server with it too, as
+// ID(SourceMCP, server, method) (mcp:docs:resources/read): policy and hooks
+// then match them with the same ids as that server's tools.
+func ID(source Source, owner, name string) string {
+	return string(source) + ":" + owner + ":" + name
+}
+
 // newEntries makes the entries of tools[kept[...]], rendering hints on up to
 // GOMAXPROCS goroutines. The first error in kept order wins, so the result
 // does not depend on scheduling.
@@ -311,7 +319,7 @@ func newEntry(t *Tool) (Entry, error) {
 	if e.SourceName == "" {
 		return Entry{}, fmt.Errorf("catalog: tool %q: %w: %s tool without owner", t.Name, ErrInvalidTool, t.Origin)
 	}
-	e.ID = string(e.Source) + ":" + e.SourceName + ":" + e.Name
+	e.ID = ID(e.Source, e.SourceName, e.Name)
 	if !e.Trusted() {
 		if !json.Valid(e.InputSchema) || (len(e.OutputSchema) > 0 && !json.Valid(e.OutputSchema)) {
 			return Entry{}, fmt.Errorf("catalog: tool %q: %w: schema is not valid JSON", e.ID, ErrInvalidTool)

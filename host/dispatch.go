@@ -57,7 +57,8 @@ func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, pa
 	case "mcp_api":
 		v, err = run.mcpAPI([]byte(payload))
 	case "mcp_request":
-		v, err = run.mcpRequest(ctx, []byte(payload))
+		run.calls.Add(1)
+		v, err = run.mcpRequest(ctx, st, pc, []byte(payload))
 	default:
 		return abi.Reject("unknown code mode bridge operation: " + op)
 	}
@@ -128,8 +129,8 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, id stri
 	if tool == nil || tool.Execute == nil {
 		return ToolResult{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
 	}
-	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, CallID: pc.id,
-		ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
+	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, MCPMethod: run.mcpOps[id],
+		CallID: pc.id, ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
 	defer func() {
 		if record := run.opts.Trajectory; record != nil {
@@ -203,7 +204,8 @@ func (run *Run) invoke(ctx context.Context, tool *Tool, ev *ToolEvent) (res Tool
 }
 
 // callName is the tool name in a nested call's id: the resolved tool's name
-// for calls, the bridge operation for everything else (search, yield...).
+// for calls, the method for an MCP resource or prompt operation the run may
+// call, the bridge operation for everything else (search, yield...).
 func (run *Run) callName(op, payload string) string {
 	var e catalog.Entry
 	var err error
@@ -215,6 +217,14 @@ func (run *Run) callName(op, payload string) string {
 		if e, ok = run.catalog.Lookup(leadingID(payload)); !ok {
 			return op
 		}
+	case "mcp_request":
+		server, method := leadingMembers(payload, "server", "method")
+		if name, ok := run.mcpServers[server]; ok {
+			if _, ok := run.mcpOps[catalog.ID(catalog.SourceMCP, name, method)]; ok {
+				return method
+			}
+		}
+		return op
 	default:
 		return op
 	}
@@ -227,16 +237,33 @@ func (run *Run) callName(op, payload string) string {
 // leadingID reads the "id" member the guest prelude writes first in a call's
 // payload, without decoding the input after it.
 func leadingID(payload string) string {
-	d := json.NewDecoder(strings.NewReader(payload))
-	var id string
-	if t, _ := d.Token(); t != json.Delim('{') {
-		return ""
-	}
-	if t, _ := d.Token(); t != "id" {
-		return ""
-	}
-	if t, _ := d.Token(); t != nil {
-		id, _ = t.(string)
-	}
+	id, _ := leadingMembers(payload, "id", "")
 	return id
+}
+
+// leadingMembers reads the string members first and second that the guest
+// prelude writes, in that order, at the start of a payload, without decoding
+// the rest; an empty second reads only the first. A payload that does not
+// start so gives "".
+func leadingMembers(payload, first, second string) (string, string) {
+	d := json.NewDecoder(strings.NewReader(payload))
+	if t, _ := d.Token(); t != json.Delim('{') {
+		return "", ""
+	}
+	var out [2]string
+	for i, key := range []string{first, second} {
+		if key == "" {
+			break
+		}
+		if t, _ := d.Token(); t != key {
+			return "", ""
+		}
+		t, _ := d.Token()
+		s, ok := t.(string)
+		if !ok {
+			return "", ""
+		}
+		out[i] = s
+	}
+	return out[0], out[1]
 }

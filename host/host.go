@@ -193,7 +193,11 @@ type RunOptions struct {
 	// DisableTools marks a run that intentionally has no tools.
 	DisableTools bool
 	// Allow, when non-nil, keeps only the named tools (an empty list keeps
-	// none); Deny removes the named tools. Names are tool names.
+	// none); Deny removes the named tools. Names are tool names. They apply
+	// to MCP servers' resource and prompt operations too, named by method
+	// ("resources/list", "resources/read", "prompts/list", "prompts/get"):
+	// an Allow list that does not name an operation refuses it on every
+	// server.
 	Allow []string
 	Deny  []string
 	// TurnID is the assistant turn the run's exec calls come from; it enters

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/catalog"
@@ -30,6 +31,34 @@ type MCPSource interface {
 
 // ErrUnknownServer is returned by an [MCPSource] for a server it does not own.
 var ErrUnknownServer = errors.New("unknown MCP server")
+
+// MCPOperationPolicy is an optional interface of an [MCPSource] that decides
+// which resource and prompt operations of its servers a run may call, for
+// example one that applies a configured tool policy.
+//
+// Each run offers it the operations of the source's servers that have tools
+// in the run and that [RunOptions] Allow and Deny keep, each as a Tool whose
+// Name is the MCP method and whose MCPServer is the server (catalog id
+// mcp:<server>:<method>). An operation missing from the result is refused;
+// RequireApproval on a returned one sends its calls through [Hooks.Approve].
+// The other fields of the returned tools, and tools that were not offered,
+// are ignored. A source without this method serves every offered operation.
+type MCPOperationPolicy interface {
+	MCPOperations(offered []Tool) []Tool
+}
+
+// mcpMethods are the MCP requests a cell makes through MCP.<server>.resources
+// and MCP.<server>.prompts. Each, on each server, is an operation with the
+// catalog id mcp:<server>:<method> that runs through execute like a tool:
+// RunOptions Allow and Deny name it by its method (on every server), a
+// source's MCPOperationPolicy may judge it by id, and hooks see it as a
+// nested call with ToolEvent.MCPMethod set. The ids cannot be a tool's: an
+// MCP tool named like one of these is dropped (see effective). MCP's
+// tool-name rule (letters, digits, "_", "-" and ".") already leaves "/" out,
+// but clients need not enforce it, and ours does not.
+var mcpMethods = []string{"resources/list", "resources/read", "prompts/list", "prompts/get"}
+
+func isMCPMethod(name string) bool { return slices.Contains(mcpMethods, name) }
 
 // mcpSetup is the guest data for the MCP object: per server, its identifier
 // and its tools' identifiers with their exact ids.
@@ -109,8 +138,10 @@ func (run *Run) mcpAPI(payload []byte) (any, error) {
 	return run.catalog.MCPServerAPI(*a.Server, a.Selector, a.Schema)
 }
 
-// mcpRequest serves MCP.<server>.resources.list/read and prompts.list/get.
-func (run *Run) mcpRequest(ctx context.Context, payload []byte) (any, error) {
+// mcpRequest serves MCP.<server>.resources.list/read and prompts.list/get:
+// the operation's nested call goes through execute, so an operation the
+// run's policy refused fails here, before any hook or the server sees it.
+func (run *Run) mcpRequest(ctx context.Context, st *state, pc *pendingCall, payload []byte) (any, error) {
 	var a struct {
 		Server string          `json:"server"`
 		Method string          `json:"method"`
@@ -119,41 +150,84 @@ func (run *Run) mcpRequest(ctx context.Context, payload []byte) (any, error) {
 	if json.Unmarshal(payload, &a) != nil {
 		return nil, errors.New("invalid MCP request")
 	}
-	switch a.Method {
-	case "resources/list", "resources/read", "prompts/list", "prompts/get":
-	default:
+	if !isMCPMethod(a.Method) {
 		return nil, fmt.Errorf("unsupported MCP method %q", a.Method)
 	}
 	if len(a.Params) == 0 || string(a.Params) == "null" {
 		a.Params = json.RawMessage("{}")
 	}
-	var name string
-	for _, s := range run.catalog.MCPServers() {
-		if s.Identifier == a.Server {
-			name = s.Name
-		}
-	}
-	if name == "" {
+	name, ok := run.mcpServers[a.Server]
+	if !ok {
 		return nil, fmt.Errorf("Unknown MCP server: %s", a.Server)
 	}
-	for _, src := range run.rt.sources {
-		if ms, ok := src.(MCPSource); ok {
-			v, err := ms.MCPRequest(ctx, name, a.Method, a.Params)
-			if errors.Is(err, ErrUnknownServer) {
-				continue
-			}
-			return v, err
-		}
+	id := catalog.ID(catalog.SourceMCP, name, a.Method)
+	if _, ok := run.mcpOps[id]; !ok {
+		return nil, fmt.Errorf("MCP operation %s is not allowed in this run.", id)
 	}
-	return nil, fmt.Errorf("MCP server %s does not serve %s", name, a.Method)
+	res, err := run.execute(ctx, st, pc, id, a.Params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Details, nil
 }
 
-// indexMCP maps the run's MCP tool ids to their namespace metadata.
+// indexMCP maps the run's MCP tool ids to their namespace metadata and its
+// MCP server identifiers to their names.
 func (run *Run) indexMCP() {
 	run.mcpTools = map[string]catalog.MCPTool{}
+	run.mcpServers = map[string]string{}
 	for _, s := range run.catalog.MCPServers() {
+		run.mcpServers[s.Identifier] = s.Name
 		for _, t := range s.Tools {
 			run.mcpTools[t.ID] = t
 		}
 	}
+}
+
+// indexMCPOperations adds to byID the resource and prompt operations the run
+// may call: on each catalogued server served by an MCPSource (owners, by
+// server name), those that RunOptions Allow and Deny keep and then the
+// source's MCPOperationPolicy, if it has one.
+func (run *Run) indexMCPOperations(owners map[string]MCPSource) {
+	run.mcpOps = map[string]string{}
+	for _, s := range run.catalog.MCPServers() {
+		src := owners[s.Name]
+		if src == nil {
+			continue
+		}
+		var offered []Tool
+		for _, m := range mcpMethods {
+			if permitted(run.opts, m) {
+				offered = append(offered, Tool{Name: m, MCPServer: s.Name})
+			}
+		}
+		kept := offered
+		if p, ok := src.(MCPOperationPolicy); ok && len(offered) > 0 {
+			kept = p.MCPOperations(slices.Clone(offered))
+		}
+		for _, k := range kept {
+			if k.MCPServer != s.Name || !slices.ContainsFunc(offered, func(o Tool) bool { return o.Name == k.Name }) {
+				continue
+			}
+			id := catalog.ID(catalog.SourceMCP, s.Name, k.Name)
+			if _, dup := run.mcpOps[id]; dup {
+				continue
+			}
+			run.mcpOps[id] = k.Name
+			run.byID[id] = mcpOperation(src, s.Name, k.Name, k.RequireApproval)
+		}
+	}
+}
+
+// mcpOperation is the executable tool of one operation: its result is the
+// MCP result as details, like an MCP tool's.
+func mcpOperation(src MCPSource, server, method string, approval bool) *Tool {
+	return &Tool{Name: method, MCPServer: server, RequireApproval: approval,
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			v, err := src.MCPRequest(ctx, server, method, c.Input)
+			if errors.Is(err, ErrUnknownServer) {
+				err = fmt.Errorf("MCP server %s does not serve %s", server, method)
+			}
+			return ToolResult{Details: v}, err
+		}}
 }

@@ -99,6 +99,23 @@ func TestMCPNamespace(t *testing.T) {
 	}
 }
 
+// A refused operation has no nested call id of its own: like a denied tool's
+// call, it is named after the bridge operation.
+func TestRefusedMCPOperationCallName(t *testing.T) {
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{&fakeMCP{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	run := prepare(t, rt, RunOptions{Deny: []string{"resources/read"}})
+	if got := run.callName("mcp_request", `{"server":"docs","method":"resources/read"}`); got != "mcp_request" {
+		t.Errorf("refused: %s", got)
+	}
+	if got := run.callName("mcp_request", `{"server":"docs","method":"resources/list"}`); got != "resources/list" {
+		t.Errorf("kept: %s", got)
+	}
+}
+
 // MCP tools have side effects as far as the host knows: a restart-safe run
 // refuses them, and resources and prompts too, before anything reaches the
 // server.
@@ -129,6 +146,10 @@ func TestNestedCallIDsNameTheTool(t *testing.T) {
 		{"call", `{"input":{},"id":"shipping_list"}`, "call"},
 		{"search", `{"query":"x"}`, "search"},
 		{"callValue", `not json`, "callValue"},
+		{"mcp_request", `{"server":"docs","method":"resources/read","params":{"uri":"memo://one"}}`, "resources/read"},
+		{"mcp_request", `{"server":"docs","method":"tools/call","params":{}}`, "mcp_request"},
+		{"mcp_request", `{"server":"nope","method":"resources/read","params":{}}`, "mcp_request"},
+		{"mcp_request", `{"method":"resources/read","server":"docs"}`, "mcp_request"},
 	} {
 		if got := run.callName(c.op, c.payload); got != c.want {
 			t.Errorf("callName(%s, %s) = %s, want %s", c.op, c.payload, got, c.want)

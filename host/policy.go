@@ -18,7 +18,7 @@ const (
 
 // ToolEvent describes a tool call to hooks and approvers.
 type ToolEvent struct {
-	ToolKind string // ToolKindCodeModeExec or ToolKindNested
+	ToolKind string // ToolKindCodeModeExec, ToolKindNested or ToolKindDirect
 	// ToolInputKind is "javascript" or "typescript" for a code-mode exec.
 	ToolInputKind string
 	ToolName      string // the tool's own name ("exec" for the code-mode exec)
@@ -27,6 +27,12 @@ type ToolEvent struct {
 	ParentCallID  string // the exec's tool-call id for nested calls
 	Input         json.RawMessage
 	Scope         Scope
+	// MCPMethod is set on a nested call of an MCP server's resources or
+	// prompts: "resources/list", "resources/read", "prompts/list" or
+	// "prompts/get". ToolName is then the method, ToolID
+	// mcp:<server>:<method> and Input the request's params. Such calls keep
+	// ToolKindNested, so a hook that judges every nested call judges them.
+	MCPMethod string
 }
 
 // Decision is a before-call hook's verdict. The zero value allows the call

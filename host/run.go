@@ -24,9 +24,11 @@ type Run struct {
 	opts       RunOptions
 	active     bool
 	catalog    *catalog.Catalog
-	byID       map[string]*Tool // catalog id -> executable tool
+	byID       map[string]*Tool // catalog or MCP operation id -> executable tool
 	mcpTools   map[string]catalog.MCPTool
-	direct     map[string]*Tool // model-visible tools other than exec and wait
+	mcpServers map[string]string // MCP server identifier -> server name
+	mcpOps     map[string]string // MCP operation id -> its MCP method
+	direct     map[string]*Tool  // model-visible tools other than exec and wait
 	client     map[*Tool]bool
 	namespaces []visibleNamespace
 	visible    []ToolDefinition
@@ -44,10 +46,19 @@ var guestHelpers = []string{"search", "describe", "call", "callValue"}
 func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	run := &Run{rt: r, opts: opts, byID: map[string]*Tool{}, direct: map[string]*Tool{}, client: map[*Tool]bool{}}
 	registered := r.tools
+	owners := map[string]MCPSource{} // the source that serves an MCP server's resources and prompts
 	for _, src := range r.sources {
-		registered = append(slices.Clip(registered), src.Tools()...)
+		tools := src.Tools()
+		if ms, ok := src.(MCPSource); ok {
+			for _, t := range tools {
+				if _, seen := owners[t.MCPServer]; t.MCPServer != "" && !seen {
+					owners[t.MCPServer] = ms
+				}
+			}
+		}
+		registered = append(slices.Clip(registered), tools...)
 	}
-	all := effective(registered, opts)
+	all := r.effective(registered, opts)
 	run.active = r.cfg.Enabled && !opts.DisableTools && len(all) > 0
 	for _, t := range all {
 		if t.origin == catalog.OriginClient {
@@ -88,6 +99,7 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 	}
 	run.catalog = cat
 	run.indexMCP()
+	run.indexMCPOperations(owners)
 	run.resolveNamespaces()
 	type key struct {
 		origin      catalog.Origin
@@ -128,11 +140,23 @@ func ownerOf(t sourced) string {
 	return t.tool.Plugin
 }
 
-// effective applies allow/deny policy to the registered and client tools.
-func effective(registered []Tool, opts RunOptions) []sourced {
+// permitted reports whether a run's Allow and Deny keep the tool or MCP
+// operation with this name: an Allow list that does not name it refuses it.
+func permitted(opts RunOptions, name string) bool {
+	return (opts.Allow == nil || slices.Contains(opts.Allow, name)) && !slices.Contains(opts.Deny, name)
+}
+
+// effective applies allow/deny policy to the registered and client tools. An
+// MCP tool named like a resource or prompt operation is dropped: its id
+// would be the operation's, and policy and hooks could not tell them apart.
+func (r *Runtime) effective(registered []Tool, opts RunOptions) []sourced {
 	var out []sourced
 	add := func(t *Tool, o catalog.Origin) {
-		if opts.Allow != nil && !slices.Contains(opts.Allow, t.Name) || slices.Contains(opts.Deny, t.Name) {
+		if !permitted(opts, t.Name) {
+			return
+		}
+		if o == catalog.OriginMCP && isMCPMethod(t.Name) {
+			r.logger.Warn("MCP tool dropped: its name is a resource or prompt operation's", "server", t.MCPServer, "tool", t.Name)
 			return
 		}
 		out = append(out, sourced{t, o})

@@ -5,12 +5,17 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host"
 )
 
 // toolPolicy is the configuration's tools.allow, tools.deny and
 // tools.directOnly. Each entry names a tool by its name (shipping_list) or
 // its exact catalog id (openclaw:demo:shipping_list, mcp:docs:search_docs).
+// Allow and deny name an MCP server's resource and prompt operations the
+// same way: by method (resources/read, on every server) or by id
+// (mcp:docs:resources/read); an allow list that names neither refuses the
+// operation.
 //
 // The command applies the policy where tools enter the runtime, not per run,
 // so exec, catalog and serve (whose runs are prepared by mcpserve) all see
@@ -21,15 +26,15 @@ type toolPolicy struct {
 	directOnly []string
 }
 
-// toolID is the catalog id a tool gets.
+// toolID is the catalog id a tool gets, or an MCP operation's id.
 func toolID(t host.Tool) string {
 	switch {
 	case t.MCPServer != "":
-		return "mcp:" + t.MCPServer + ":" + t.Name
+		return catalog.ID(catalog.SourceMCP, t.MCPServer, t.Name)
 	case t.Plugin != "":
-		return "openclaw:" + t.Plugin + ":" + t.Name
+		return catalog.ID(catalog.SourceOpenClaw, t.Plugin, t.Name)
 	}
-	return "openclaw:core:" + t.Name
+	return catalog.ID(catalog.SourceOpenClaw, "core", t.Name)
 }
 
 func names(list []string, t host.Tool) bool {
@@ -68,6 +73,14 @@ func (s policySource) Tools() []host.Tool { return s.policy.tools(s.src.Tools())
 
 func (s policySource) MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error) {
 	return s.src.MCPRequest(ctx, server, method, params)
+}
+
+// MCPOperations implements [host.MCPOperationPolicy]: the host offers each
+// operation as a tool named after its method on its server, so allow and
+// deny match it like a tool. It is never direct-only: the host ignores that
+// mark on operations.
+func (s policySource) MCPOperations(offered []host.Tool) []host.Tool {
+	return s.policy.tools(offered)
 }
 
 // unmatchedDirectOnly lists directOnly entries that name no tool.
