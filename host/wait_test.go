@@ -154,7 +154,13 @@ func TestSnapshotExpiresAndCancelsCalls(t *testing.T) {
 func TestTooManySuspendedRuns(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100}`, g.tool())
+	// Enough cell slots that parking 16 at once never queues past 100 ms.
+	rt, err := New(context.Background(), &Options{Tools: []Tool{g.tool()}, MaxRunningCells: maxParkedRuns,
+		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
 	session := func(i int) *Run {
 		id := fmt.Sprintf("s%d", i)
 		return prepare(t, rt, RunOptions{Scope: Scope{SessionKey: id, SessionID: id, RunID: "r"}})
