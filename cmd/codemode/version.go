@@ -31,7 +31,7 @@ func versionCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	defer eng.Close(context.WithoutCancel(ctx))
 	fmt.Fprintf(stdout, "codemode %s\n", moduleVersion())
-	fmt.Fprintf(stdout, "quickjs-wasi %s\n", quickjswasi.QuickJSWasiVersion)
+	fmt.Fprintf(stdout, "quickjs-wasi %s (sha256 %s…)\n", quickjswasi.QuickJSWasiVersion, quickjswasi.QuickJSWasiSHA256[:12])
 	fmt.Fprintf(stdout, "QuickJS-NG %s\n", eng.QuickJSVersion())
 	fmt.Fprintf(stdout, "%s\n", engines[name].runtime)
 	fmt.Fprintf(stdout, "engines %s\n", engineNames())

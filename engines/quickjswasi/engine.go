@@ -1,5 +1,7 @@
 // Package quickjswasi is the production engine: the pinned quickjs.wasm of
-// the npm package quickjs-wasi, run on the pure-Go wasm runtime wazero.
+// the npm package quickjs-wasi, run on the pure-Go wasm runtime wazero. The
+// module is not part of this repository; [LoadModule] finds it (or fetches
+// it once) when an engine starts.
 //
 // An [Engine] compiles the module once, builds a template image (the VM right
 // after init, with the bridge and the host prelude loaded) and hands out
@@ -9,9 +11,7 @@
 package quickjswasi
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -22,18 +22,9 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
-//go:embed quickjs.wasm
-var quickjsWasm []byte
-
-// Versions of what this engine is built from.
-const (
-	QuickJSWasiVersion = "3.7.0"
-	WazeroVersion      = "v1.12.0"
-)
-
-// WASM returns a copy of the pinned quickjs.wasm the engine embeds, so that
-// engines on other wasm runtimes build the same template and share snapshots.
-func WASM() []byte { return bytes.Clone(quickjsWasm) }
+// WazeroVersion is the wasm runtime this engine is built on; the module's
+// version is [QuickJSWasiVersion].
+const WazeroVersion = "v1.12.0"
 
 // CacheDirEnv overrides the default compilation cache directory.
 const CacheDirEnv = "CODEMODE_CACHE_DIR"
@@ -63,6 +54,13 @@ type Options struct {
 	// Interpreter selects wazero's interpreter instead of its compiler. It is
 	// 45-67x slower; only for platforms without the compiler.
 	Interpreter bool
+	// Module is quickjs-wasi's package/quickjs.wasm, for callers that ship
+	// or fetch it themselves; it must match [QuickJSWasiSHA256]. Nil means
+	// [LoadModule]'s own sources.
+	Module []byte
+	// Fetched is told the cache path when this start downloaded the module;
+	// nil reports it at Info on Logger.
+	Fetched func(path string)
 }
 
 // Engine owns a compiled module, its template image and a pool of instances.
@@ -72,8 +70,8 @@ type Engine driver.Engine
 
 var _ abi.Engine = (*Engine)(nil)
 
-// New compiles the module (or loads it from the compilation cache) and builds
-// the template image.
+// New obtains the module (see [LoadModule]), compiles it (or loads it from
+// the compilation cache) and builds the template image.
 func New(ctx context.Context, opts *Options) (*Engine, error) {
 	var o Options
 	if opts != nil {
@@ -86,18 +84,26 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if o.Interpreter {
 		rc = wazero.NewRuntimeConfigInterpreter()
 	}
+	unavailable := func(err error) (*Engine, error) {
+		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine: " + err.Error()}
+	}
+	o.Logger = cfg.Logger
+	wasm, err := LoadModule(ctx, &o)
+	if err != nil {
+		return unavailable(err)
+	}
 	rc = rc.WithMemoryLimitPages(uint32(cfg.MemoryCap() / image.WasmPage))
 	dir := cacheDir(o.CacheDir)
-	rt, err := compile(ctx, rc, dir)
+	rt, err := compile(ctx, rc, dir, wasm)
 	if err != nil && dir != "" {
 		// A cache that cannot be read or written (corrupted, truncated, full
 		// disk, no permission) must not stop the engine: compile in memory.
 		cfg.Logger.Warn("wazero compilation cache unusable; compiling in memory (remove the directory to reset it)",
 			"dir", dir, "err", err)
-		rt, err = compile(ctx, rc, "")
+		rt, err = compile(ctx, rc, "", wasm)
 	}
 	if err != nil {
-		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine: " + err.Error()}
+		return unavailable(err)
 	}
 	e, err := driver.New(ctx, rt, cfg)
 	return (*Engine)(e), err

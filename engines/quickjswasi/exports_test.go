@@ -16,7 +16,11 @@ func TestModuleABI(t *testing.T) {
 	ctx := context.Background()
 	r := wazero.NewRuntime(ctx)
 	defer r.Close(ctx)
-	m, err := r.CompileModule(ctx, quickjsWasm)
+	wasm, err := LoadModule(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.CompileModule(ctx, wasm)
 	if err != nil {
 		t.Fatal(err)
 	}

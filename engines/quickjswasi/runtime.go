@@ -24,9 +24,9 @@ type compiled struct {
 // that, at a cost within the noise of the engine benchmarks.
 const tickEvery = 10000
 
-// compile makes the runtime, its imports and the compiled module, with the
-// compilation cache in dir ("" for none).
-func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string) (*compiled, error) {
+// compile makes the runtime, its imports and the compiled module from the
+// verified quickjs.wasm, with the compilation cache in dir ("" for none).
+func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, quickjsWasm []byte) (*compiled, error) {
 	if dir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		if err != nil {

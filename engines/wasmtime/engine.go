@@ -65,6 +65,11 @@ type Options struct {
 	StopGrace time.Duration
 	// Logger receives epoch stops and cache reports (default: discarded).
 	Logger *slog.Logger
+	// Module and Fetched are the wazero engine's: the pinned quickjs.wasm
+	// when the caller has it, and who hears of a download (see
+	// quickjswasi.LoadModule).
+	Module  []byte
+	Fetched func(path string)
 }
 
 // Engine owns a compiled module, its template image and a pool of instances.
@@ -73,8 +78,8 @@ type Engine driver.Engine
 
 var _ abi.Engine = (*Engine)(nil)
 
-// New compiles the module (or loads it from the compilation cache) and builds
-// the template image.
+// New obtains the module like the wazero engine, compiles it (or loads it
+// from the compilation cache) and builds the template image.
 func New(ctx context.Context, opts *Options) (*Engine, error) {
 	var o Options
 	if opts != nil {
@@ -88,7 +93,11 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	rt, err := newRuntime(cfg, cacheDir(o.CacheDir))
+	wasm, err := quickjswasi.LoadModule(ctx, &quickjswasi.Options{Module: o.Module, Fetched: o.Fetched, Logger: cfg.Logger})
+	if err != nil {
+		return fail(err)
+	}
+	rt, err := newRuntime(cfg, wasm, cacheDir(o.CacheDir))
 	if err != nil {
 		return fail(err)
 	}

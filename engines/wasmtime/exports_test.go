@@ -7,13 +7,18 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/engines/internal/driver"
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
 )
 
 // TestModuleABI fails when the pinned module changes shape: the imports must
 // be exactly the ones the driver provides, the export table must match (see
 // checkExports) and an instance must bind.
 func TestModuleABI(t *testing.T) {
-	c, err := newRuntime(driver.Config{}.WithDefaults(), cacheDir(""))
+	wasm, err := quickjswasi.LoadModule(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newRuntime(driver.Config{}.WithDefaults(), wasm, cacheDir(""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 
 	wt "github.com/bytecodealliance/wasmtime-go/v25"
 	"github.com/seed11a79d2d/codemode/engines/internal/driver"
-	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
 )
 
 const (
@@ -47,7 +46,8 @@ type compiled struct {
 	wg   sync.WaitGroup
 }
 
-func newRuntime(cfg driver.Config, dir string) (*compiled, error) {
+// newRuntime compiles wasm, the verified module of quickjswasi.LoadModule.
+func newRuntime(cfg driver.Config, wasm []byte, dir string) (*compiled, error) {
 	wcfg := wt.NewConfig()
 	wcfg.SetEpochInterruption(true)
 	wcfg.SetMaxWasmStack(maxWasmStack)
@@ -58,7 +58,7 @@ func newRuntime(cfg driver.Config, dir string) (*compiled, error) {
 		return nil, err
 	}
 	var err error
-	if c.module, err = c.compile(cfg, dir); err != nil {
+	if c.module, err = c.compile(cfg, wasm, dir); err != nil {
 		return fail(err)
 	}
 	if err := checkExports(c.module); err != nil {
@@ -79,8 +79,7 @@ func newRuntime(cfg driver.Config, dir string) (*compiled, error) {
 
 // compile compiles quickjs.wasm with Cranelift, or loads the native code a
 // previous process cached for this module and this wasmtime.
-func (c *compiled) compile(cfg driver.Config, dir string) (*wt.Module, error) {
-	wasm := quickjswasi.WASM()
+func (c *compiled) compile(cfg driver.Config, wasm []byte, dir string) (*wt.Module, error) {
 	if dir == "" {
 		return wt.NewModule(c.engine, wasm)
 	}
