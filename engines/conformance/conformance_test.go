@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/engines/conformance"
+	"github.com/seed11a79d2d/codemode/engines/conformance/conformancetest"
 	"github.com/seed11a79d2d/codemode/engines/conformance/gojaengine"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
 	"go.uber.org/goleak"
@@ -42,11 +43,11 @@ func newGoja(t testing.TB) abi.Engine {
 }
 
 func TestConformanceQuickJSWASI(t *testing.T) {
-	conformance.Run(t, "quickjswasi", newQuickJS)
+	conformancetest.Run(t, "quickjswasi", newQuickJS)
 }
 
 func TestConformanceGoja(t *testing.T) {
-	conformance.Run(t, "goja", newGoja)
+	conformancetest.Run(t, "goja", newGoja)
 }
 
 // TestDifferential runs every case on both engines and compares the
