@@ -48,6 +48,14 @@ func TarballURL(registry, version string) string {
 func (p Pin) Fetch(ctx context.Context, c *http.Client, url string) ([]byte, error) {
 	if c == nil {
 		c = &http.Client{Timeout: fetchTimeout}
+		// One request per process lifetime: keep no idle connection (and
+		// its goroutines) around after it. Clone keeps the proxy settings;
+		// a program that replaced the default transport keeps its own.
+		if t, ok := http.DefaultTransport.(*http.Transport); ok {
+			t = t.Clone()
+			t.DisableKeepAlives = true
+			c.Transport = t
+		}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
