@@ -11,7 +11,7 @@ GO="${GO:-go}"
 setup=./engines/quickjswasi/internal/setup
 
 # Already in place (the cache, or $CODEMODE_QUICKJS_WASM): done.
-if "$GO" run "$setup" -offline 2>/dev/null; then
+if "$GO" run "$setup" -offline >/dev/null 2>&1; then
   exit 0
 fi
 if [ -z "${CODEMODE_QUICKJS_WASM:-}" ] && command -v npm >/dev/null 2>&1; then
