@@ -1,7 +1,6 @@
 # Every CI step is one target. `make test` is what .ci/run calls.
 QUICKJS_WASI_VERSION := 3.7.0
 QUICKJS_WASI_SHA256  := c0bd8f296e18cf074969f6401b9ecb72609a1323818ec2b9bf7a8f8d740d1363
-ENGINE_WASM          := engines/quickjswasi/quickjs.wasm
 CACHE                := .cache
 
 GO ?= go
