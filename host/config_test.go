@@ -261,3 +261,45 @@ func FuzzResolveConfig(f *testing.F) {
 		}
 	})
 }
+
+// normalized gives a Config built in Go the treatment ResolveConfig gives
+// JSON (Runtime and Mode fixed, a zero or negative number at its default,
+// every number clamped, Languages filtered), so the tests can check that the
+// two agree.
+func (c Config) normalized() Config {
+	fix := func(key string, x int64) int {
+		for _, f := range configIntFields {
+			if f.key == key {
+				switch {
+				case x < 1:
+					return f.def
+				case x < int64(f.min):
+					return f.min
+				case x > int64(f.max):
+					return f.max
+				}
+				return int(x)
+			}
+		}
+		panic("host: unknown config key " + key) // programmer error
+	}
+	ceil := func(d, unit time.Duration) int64 {
+		if d <= 0 {
+			return 0
+		}
+		return int64((d + unit - 1) / unit)
+	}
+	out := c
+	out.Runtime, out.Mode = RuntimeQuickJSWASI, ModeOnly
+	raw, _ := json.Marshal(c.Languages)
+	out.Languages, _ = resolveConfigLanguages(raw, "", nil)
+	out.Timeout = time.Duration(fix("timeoutMs", ceil(c.Timeout, time.Millisecond))) * time.Millisecond
+	out.MemoryLimitBytes = fix("memoryLimitBytes", int64(c.MemoryLimitBytes))
+	out.MaxOutputBytes = fix("maxOutputBytes", int64(c.MaxOutputBytes))
+	out.MaxSnapshotBytes = fix("maxSnapshotBytes", int64(c.MaxSnapshotBytes))
+	out.MaxPendingToolCalls = fix("maxPendingToolCalls", int64(c.MaxPendingToolCalls))
+	out.SnapshotTTL = time.Duration(fix("snapshotTtlSeconds", ceil(c.SnapshotTTL, time.Second))) * time.Second
+	out.MaxSearchLimit = fix("maxSearchLimit", int64(c.MaxSearchLimit))
+	out.SearchDefaultLimit = min(fix("searchDefaultLimit", int64(c.SearchDefaultLimit)), out.MaxSearchLimit)
+	return out
+}
