@@ -282,4 +282,3 @@ func resolveConfigLanguages(v json.RawMessage, field string, warnings []string) 
 	}
 	return out, warnings
 }
-
