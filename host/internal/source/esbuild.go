@@ -20,8 +20,9 @@ const (
 )
 
 // parseCalls counts esbuild parses made by the shell detector, so a test can
-// prove that ordinary cells never pay for one.
-var parseCalls atomic.Int64
+// prove that ordinary cells never pay for one; transformCalls counts
+// TypeScript transforms, so a test can prove refused cells never reach one.
+var parseCalls, transformCalls atomic.Int64
 
 // parses reports whether code is a valid async-function body. It is a real
 // parse (esbuild's), including early errors such as redeclarations, which the
@@ -68,6 +69,7 @@ const maxDiagnostics = 5
 // follow the source statement by statement but are not guaranteed equal:
 // the returned Map, from esbuild's source map, leads back to the user's.
 func transformTypeScript(code string) (string, *Map, error) {
+	transformCalls.Add(1)
 	opts := typeScriptOptions() // a copy; the shell detector's parses need no map
 	opts.Sourcemap, opts.SourcesContent = api.SourceMapExternal, api.SourcesContentExclude
 	res := api.Transform(wrapOpen+code+wrapClose, opts)

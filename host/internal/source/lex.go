@@ -29,6 +29,7 @@ type token struct {
 	// inObject is true when the innermost open bracket is an object
 	// literal's brace, which is where `import:` or `require()` can be a key.
 	inObject bool
+	nl       bool // a line terminator comes before it (automatic semicolons)
 }
 
 // openKind records what an open bracket started: whether a `/` after the
@@ -62,6 +63,13 @@ type lexer struct {
 	regexOK bool
 	shared  *lexShared
 	force   *bool // set on a fork: how to read the `/` it starts at
+	nl      bool  // a line terminator since the last token
+	// m is set when the lexer measures nesting for esbuild (nest.go); it
+	// then reads the code as esbuild does (HTML comments, the wrapper's
+	// brackets), keeps only the last few tokens, and operand says whether
+	// the token being read stands where an operand is expected.
+	m       *meter
+	operand bool
 }
 
 // afterDot reports whether toks[i] is a property name (x.if, x?.return).
@@ -105,6 +113,7 @@ type lexShared struct {
 	budget    int
 	alts      [][]token
 	exhausted bool
+	forked    []*lexer // measuring: readings started since the driver last looked
 }
 
 func (lx *lexer) run() error {
@@ -124,6 +133,10 @@ func (lx *lexer) run() error {
 // fork lexes the rest of the input reading the `/` at lx.pos the other way.
 func (lx *lexer) fork(regex bool) {
 	sh := lx.shared
+	if lx.m != nil {
+		sh.forked = append(sh.forked, lx.clone(regex))
+		return
+	}
 	if sh.budget == 0 {
 		sh.exhausted = true
 		return
@@ -146,13 +159,19 @@ func (lx *lexer) ambiguousSlash() bool {
 		return false
 	}
 	t := lx.toks[len(lx.toks)-1]
+	if lx.m != nil && t.kind == tokPunct && measuredAmbiguous(t.text) {
+		return true
+	}
 	return t.kind == tokPunct && (t.text == ")" || t.text == "}") || t.kind == tokIdent && contextualKeywords[t.text]
 }
 
 var contextualKeywords = map[string]bool{"yield": true, "await": true, "of": true}
 
+// skipLine skips to the next line terminator. U+2028 and U+2029 end a line
+// too, as in every engine: a comment that ran past them would hide code.
 func (lx *lexer) skipLine() {
-	for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' {
+	for lx.pos < len(lx.src) && lx.src[lx.pos] != '\n' && lx.src[lx.pos] != '\r' &&
+		!(lx.src[lx.pos] == 0xe2 && (strings.HasPrefix(lx.src[lx.pos:], "\u2028") || strings.HasPrefix(lx.src[lx.pos:], "\u2029"))) {
 		lx.pos++
 	}
 }
@@ -168,8 +187,12 @@ func (lx *lexer) skipSpaceAndComments() error {
 			if end < 0 {
 				return errLex
 			}
+			lx.nl = lx.nl || strings.ContainsAny(lx.src[lx.pos:lx.pos+end+2], "\n\r\u2028\u2029")
 			lx.pos += end + 4
+		case lx.m != nil && (strings.HasPrefix(lx.src[lx.pos:], "<!--") || lx.nl && strings.HasPrefix(lx.src[lx.pos:], "-->")):
+			lx.skipLine() // esbuild's legacy HTML comments
 		case unicode.IsSpace(r) || r == '\ufeff':
+			lx.nl = lx.nl || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029'
 			lx.pos += n
 		default:
 			return nil
@@ -227,12 +250,39 @@ func (lx *lexer) openBrace() openKind {
 
 func (lx *lexer) emit(kind tokKind, text string) {
 	inObject := len(lx.open) > 0 && lx.open[len(lx.open)-1] == openObject
-	lx.toks = append(lx.toks, token{kind: kind, text: text, inObject: inObject})
+	lx.toks = append(lx.toks, token{kind: kind, text: text, inObject: inObject, nl: lx.nl})
+	lx.nl = false
+	if lx.m != nil {
+		lx.m.token(lx)
+		if len(lx.toks) == 16 { // the rules look back at most four tokens
+			lx.toks = lx.toks[:copy(lx.toks, lx.toks[12:])]
+		}
+	}
+}
+
+// push and pop keep the open brackets, and the meter's frames with them.
+func (lx *lexer) push(kind openKind) {
+	if lx.m != nil {
+		lx.m.open(lx, kind)
+	}
+	lx.open = append(lx.open, kind)
+}
+
+func (lx *lexer) pop() openKind {
+	kind := lx.open[len(lx.open)-1]
+	lx.open = lx.open[:len(lx.open)-1]
+	if lx.m != nil {
+		lx.m.close(kind)
+	}
+	return kind
 }
 
 func (lx *lexer) next() error {
 	src := lx.src
 	c := src[lx.pos]
+	if lx.m != nil {
+		lx.operand = lx.regexAllowed()
+	}
 	switch {
 	case c == '"' || c == '\'':
 		s, err := lx.quoted(c)
@@ -296,25 +346,23 @@ func (lx *lexer) punct() error {
 			}
 		}
 		lx.emit(tokPunct, "(")
-		lx.open = append(lx.open, kind)
+		lx.push(kind)
 		return nil
 	case '[':
 		lx.emit(tokPunct, "[")
-		lx.open = append(lx.open, openBracket)
+		lx.push(openBracket)
 		return nil
 	case '{':
 		kind := lx.openBrace()
 		lx.emit(tokPunct, "{")
-		lx.open = append(lx.open, kind)
+		lx.push(kind)
 		return nil
 	case ')', ']', '}':
 		if len(lx.open) == 0 {
 			return errLex
 		}
-		kind := lx.open[len(lx.open)-1]
-		lx.open = lx.open[:len(lx.open)-1]
-		want := map[rune][]openKind{')': {openParen, openHead}, ']': {openBracket}, '}': {openBlock, openObject, openTemplate}}[r]
-		if !slices.Contains(want, kind) {
+		kind := lx.pop()
+		if !closes(r, kind) {
 			return errLex // unbalanced: not JavaScript, let the fallback decide
 		}
 		if kind == openTemplate {
@@ -322,8 +370,19 @@ func (lx *lexer) punct() error {
 		}
 		lx.regexOK = kind == openHead || kind == openBlock
 	}
-	lx.emit(tokPunct, string(r))
+	lx.emit(tokPunct, lx.src[lx.pos-n:lx.pos]) // a slice of the source: no allocation per token
 	return nil
+}
+
+// closes reports whether closer r matches an open bracket of kind k.
+func closes(r rune, k openKind) bool {
+	switch r {
+	case ')':
+		return k == openParen || k == openHead
+	case ']':
+		return k == openBracket
+	}
+	return k == openBlock || k == openObject || k == openTemplate
 }
 
 // template scans template text up to the closing backtick or the next `${`.
@@ -349,7 +408,7 @@ func (lx *lexer) template() error {
 			lx.pos += 2
 			lx.emit(tokTemplate, b.String())
 			lx.emit(tokPunct, "${") // an expression starts: a regex may follow
-			lx.open = append(lx.open, openTemplate)
+			lx.push(openTemplate)
 			return nil
 		default:
 			b.WriteByte(c)
@@ -370,6 +429,9 @@ func (lx *lexer) quoted(q byte) (string, error) {
 			return decodeString(src[start+1 : lx.pos-1]), nil
 		case '\\':
 			lx.pos += 2
+			if strings.HasPrefix(src[lx.pos-1:], "\r\n") { // a CRLF line continuation
+				lx.pos++
+			}
 		case '\n', '\r':
 			return "", errLex
 		default:
@@ -432,6 +494,14 @@ func (lx *lexer) number() {
 // identifier reads an identifier and decodes \uXXXX and \u{...} escapes, so
 // `r\u0065quire` is seen as require.
 func (lx *lexer) identifier() (string, error) {
+	start := lx.pos
+	for lx.pos < len(lx.src) && isASCIIIdent(lx.src[lx.pos], lx.pos == start) {
+		lx.pos++
+	}
+	if lx.pos == len(lx.src) || lx.src[lx.pos] < utf8.RuneSelf && lx.src[lx.pos] != '\\' {
+		return lx.src[start:lx.pos], nil // the common case, without a copy
+	}
+	lx.pos = start
 	var b strings.Builder
 	first := true
 	for lx.pos < len(lx.src) {
@@ -455,6 +525,10 @@ func (lx *lexer) identifier() (string, error) {
 	return b.String(), nil
 }
 
+func isASCIIIdent(c byte, first bool) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || !first && c >= '0' && c <= '9'
+}
+
 // unicodeEscape decodes a \uXXXX or \u{X...} escape at the start of s.
 func unicodeEscape(s string) (rune, int, bool) {
 	if !strings.HasPrefix(s, `\u`) {
@@ -462,7 +536,7 @@ func unicodeEscape(s string) (rune, int, bool) {
 	}
 	if strings.HasPrefix(s, `\u{`) {
 		end := strings.IndexByte(s, '}')
-		if end < 4 || end > 11 {
+		if end < 4 { // any number of digits: \u{00000061} is a, for esbuild too
 			return 0, 0, false
 		}
 		v, err := strconv.ParseUint(s[3:end], 16, 32)

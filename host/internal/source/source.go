@@ -114,7 +114,9 @@ func ParseInput(args []byte) (Input, error) {
 
 // Check runs the checks that follow argument decoding, in the reference's
 // order: language enabled, shell-shaped source, module access, then for
-// TypeScript the transform and a second module check on its output. It
+// TypeScript the transform and a second module check on its output. Before
+// the shell check come the bounds on nesting and size (bounds.go), which the
+// reference lacks: they must run before anything parses the code. It
 // returns the JavaScript to evaluate (the code itself for JavaScript) and,
 // for TypeScript, a [Map] from it back to the code (nil for JavaScript,
 // which runs as written).
@@ -133,6 +135,9 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 		return "", nil, reject(ReasonUnsupportedLanguage, "code mode "+language+" input is disabled.")
 	}
 	ts := language == TypeScript
+	if err := checkBounds(code, ts); err != nil {
+		return "", nil, err
+	}
 	if ShellShaped(code, ts) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
