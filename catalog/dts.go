@@ -259,10 +259,17 @@ func dtsBase(m map[string]any, depth int) string {
 	case string:
 		return dtsTyped(tt, m, depth)
 	case []any:
+		// Each distinct name renders once, as in typeNames: repeats would
+		// multiply the work at every level. A name that is no string renders
+		// as unknown, like the empty name.
 		var parts []string
+		seen := map[string]bool{}
 		for _, one := range tt {
 			name, _ := one.(string)
-			parts = appendUnique(parts, dtsTyped(name, m, depth))
+			if !seen[name] {
+				seen[name] = true
+				parts = appendUnique(parts, dtsTyped(name, m, depth))
+			}
 		}
 		return joinDTSUnion(parts)
 	case nil:

@@ -199,13 +199,13 @@ func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
 		if len(tt) == 0 {
 			return unknownType, false
 		}
-		parts := make([]string, 0, len(tt))
+		names, ok := typeNames(tt)
+		if !ok {
+			return unknownType, false
+		}
+		parts := make([]string, 0, len(names))
 		complete := true
-		for _, one := range tt {
-			name, ok := one.(string)
-			if !ok {
-				return unknownType, false
-			}
+		for _, name := range names {
 			text, c := h.typed(name, m, depth, nest, budget)
 			complete = complete && c
 			parts = appendUnique(parts, text)
@@ -214,6 +214,26 @@ func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
 	default:
 		return unknownType, false
 	}
+}
+
+// typeNames returns the distinct names of a type list in first-seen order;
+// ok is false if one is not a string. Each name renders once: a list that
+// repeats "array" would otherwise render the items once per repetition, and
+// nested lists multiply, so a downstream server's 1 KB schema (16 repeats,
+// 7 levels) took 78 s to hint. A repeat renders the same text anyway.
+func typeNames(list []any) (names []string, ok bool) {
+	seen := map[string]bool{}
+	for _, one := range list {
+		name, ok := one.(string)
+		if !ok {
+			return nil, false
+		}
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	return names, true
 }
 
 // typed renders schema m as the single JSON type t.
