@@ -45,7 +45,7 @@ test-wasmtime: setup
 check: setup
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
-	cp go.mod $(CACHE)/go.mod.bak && cp go.sum $(CACHE)/go.sum.bak
+	mkdir -p $(CACHE) && cp go.mod $(CACHE)/go.mod.bak && cp go.sum $(CACHE)/go.sum.bak
 	$(GO) mod tidy
 	@diff -q go.mod $(CACHE)/go.mod.bak >/dev/null && diff -q go.sum $(CACHE)/go.sum.bak >/dev/null \
 		|| { cp $(CACHE)/go.mod.bak go.mod; cp $(CACHE)/go.sum.bak go.sum; echo "go mod tidy changes go.mod/go.sum"; exit 1; }
@@ -53,7 +53,7 @@ check: setup
 	@! $(GO) list -f '{{join .Imports "\n"}}' ./abi | grep -q 'seed11a79d2d/codemode' || { echo "abi/ must not import this module"; exit 1; }
 
 bench: setup
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee $(CACHE)/bench.txt
+	mkdir -p $(CACHE) && $(GO) test -run '^$$' -bench . -benchmem -count 6 ./... | tee $(CACHE)/bench.txt
 
 # Every fuzz target for FUZZTIME each: a short profile in make test, a long
 # one here. See scripts/fuzz.sh for how a finding is told from a Go fuzzing
