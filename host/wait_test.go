@@ -154,9 +154,8 @@ func TestSnapshotExpiresAndCancelsCalls(t *testing.T) {
 func TestTooManySuspendedRuns(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	// Enough cell slots that parking 16 at once never queues past 100 ms.
-	rt, err := New(context.Background(), &Options{Tools: []Tool{g.tool()}, MaxRunningCells: maxParkedRuns,
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100}`)})
+	rt, err := New(context.Background(), &Options{Tools: []Tool{g.tool()},
+		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 300}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,14 +165,16 @@ func TestTooManySuspendedRuns(t *testing.T) {
 		return prepare(t, rt, RunOptions{Scope: Scope{SessionKey: id, SessionID: id, RunID: "r"}})
 	}
 	const slow = `return await tools.callValue("openclaw:demo:slow_echo", {})`
-	park := func(run *Run, n int) {
+	park := func(run *Run, n int) { // four at a time: a cell slowed past its deadline times out
 		var wg sync.WaitGroup
-		for range n {
+		for range 4 {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if r := exec(t, run, slow); r.Status != StatusWaiting {
-					t.Errorf("%+v", r)
+				for range n / 4 {
+					if r := exec(t, run, slow); r.Status != StatusWaiting {
+						t.Errorf("%+v", r)
+					}
 				}
 			}()
 		}
