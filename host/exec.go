@@ -35,7 +35,8 @@ type state struct {
 
 	output        []Output
 	outputBytes   int
-	outputTooLong bool
+	outputTooLong bool // an item passed maxOutputBytes
+	outputTooDeep bool // an item was too deep for encoding/json
 
 	namespaces nsRuntime // this exec's namespace scopes
 	pos        positions // maps error positions back to the user's code
@@ -137,6 +138,7 @@ func (st *state) Emit(kind abi.OutputKind, payload string) error {
 	}
 	b, err := json.Marshal(o)
 	if err != nil { // the bridge's encoder gives JSON, but Go's has a depth limit
+		st.outputTooDeep = true
 		return errors.New(msgTooDeep)
 	}
 	if st.outputBytes+len(b) > st.run.rt.cfg.MaxOutputBytes {
@@ -260,6 +262,9 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 				return st.finish(run.completed(st, step.Value))
 			}
 		case abi.StepFailed:
+			if r, bad := st.outputFailure(); bad { // the guest did not catch it
+				return st.finish(r)
+			}
 			return st.finish(st.failure(step.Failure))
 		}
 		if len(st.pending) == 0 {
@@ -302,9 +307,24 @@ func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step
 	return cell.Settle(ctx, s.ticket, s.outcome)
 }
 
+// outputFailure is the result of a run whose output broke a limit: it fails
+// whether or not the guest caught the error its text() or json() threw.
+func (st *state) outputFailure() (Result, bool) {
+	switch {
+	case st.outputTooLong:
+		return st.run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit), true
+	case st.outputTooDeep:
+		return st.run.failed(abi.CodeOutputLimitExceeded, "too_deep", msgTooDeep), true
+	}
+	return Result{}, false
+}
+
 // completed checks the output and value limits.
 func (run *Run) completed(st *state, value string) Result {
-	if st.outputTooLong || len(value) > run.rt.cfg.MaxOutputBytes {
+	if r, bad := st.outputFailure(); bad {
+		return r
+	}
+	if len(value) > run.rt.cfg.MaxOutputBytes {
 		return run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit)
 	}
 	r := Result{Status: StatusCompleted, Value: json.RawMessage(wellFormed(value)), Telemetry: run.telemetry()}
@@ -339,8 +359,8 @@ func (st *state) park(ctx context.Context, cell abi.Cell) Result {
 	if ctx.Err() != nil {
 		return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 	}
-	if st.outputTooLong {
-		return st.finish(run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit))
+	if r, bad := st.outputFailure(); bad {
+		return st.finish(r)
 	}
 	img, err := cell.Snapshot(ctx)
 	if err != nil {
