@@ -30,7 +30,7 @@ func TestHostileCells(t *testing.T) {
 		{"deep recursion", "const f = (n) => f(n + 1) + 1; return f(0)", abi.CodeInternalError, "RangeError: Maximum call stack size exceeded"},
 		{"unawaited tool calls", "for (let i = 0; i < 10000; i++) tools.callValue('count', {}); return 1", abi.CodeInternalError, "Error: " + msgTooManyPending},
 		{"never-settling promise", "await new Promise(() => {}); return 1", abi.CodeInternalError, msgNoHostWork},
-		{"output flood", "for (;;) text('x'.repeat(100))", abi.CodeInternalError, "Error: " + msgOutputLimit},
+		{"output flood", "for (;;) text('x'.repeat(100))", abi.CodeOutputLimitExceeded, msgOutputLimit},
 		{"caught output flood", "try { for (;;) text('x'.repeat(100)) } catch {} return 1", abi.CodeOutputLimitExceeded, msgOutputLimit},
 		{"huge return value", "return 'x'.repeat(100000)", abi.CodeOutputLimitExceeded, msgOutputLimit},
 		{"guest throws interrupted", "throw new Error('interrupted')", abi.CodeInternalError, "Error: interrupted"},
