@@ -19,9 +19,10 @@ type compiled struct {
 }
 
 // tickEvery is how many loop iterations and function entries the guest runs
-// between two calls to env.host_interrupt (see package preempt): about 50 µs
-// of guest work, so a garbage collection or a stop waits no longer than
-// that, at a cost within the noise of the engine benchmarks.
+// between two calls to env.host_interrupt (see package preempt). At 10,000 a
+// stop-the-world collection waited at most 2 ms for a spinning builtin, and
+// the calls into Go are a small part of the ticks' cost (bench/RESULTS.md),
+// which is the countdown itself.
 const tickEvery = 10000
 
 // compile makes the runtime, its imports and the compiled module from the
