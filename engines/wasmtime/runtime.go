@@ -96,35 +96,18 @@ func (c *compiled) compile(cfg driver.Config, wasm []byte, dir string) (*wt.Modu
 	if err != nil {
 		return nil, err
 	}
-	if err := writeCache(dir, file, m); err != nil {
+	if err := writeCache(file, m); err != nil {
 		cfg.Logger.Warn("wasmtime compilation cache not written", "dir", dir, "err", err)
 	}
 	return m, nil
 }
 
-func writeCache(dir, file string, m *wt.Module) error {
+func writeCache(file string, m *wt.Module) error {
 	b, err := m.Serialize()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".cwasm-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return driver.WriteAtomic(file, b)
 }
 
 // tick advances the engine's epoch; guest calls are stopped at a deadline

@@ -18,6 +18,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/seed11a79d2d/codemode/engines/internal/driver"
 )
 
 const (
@@ -125,7 +127,7 @@ func (p Pin) Load(ctx context.Context, s Sources) ([]byte, error) {
 		}
 		return nil, fmt.Errorf("fetch %s %s from %s: %w; to run offline, %s", Package, p.Version, url, err, p.advice(s.Env))
 	}
-	if err := writeAtomic(s.Cache, b); err != nil {
+	if err := driver.WriteAtomic(s.Cache, b); err != nil {
 		logger(s).Warn("quickjs-wasi fetched but not cached; the next start fetches it again", "path", s.Cache, "err", err)
 		return b, nil
 	}
