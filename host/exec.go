@@ -51,6 +51,7 @@ type state struct {
 	resuming  bool        // a wait holds it; guarded by the store's lock
 	abandoned atomic.Bool // its leg overran and the caller has returned
 	expiry    *time.Timer // guarded by the store's lock
+	expiresAt time.Time   // when its TTL ends; guarded by the store's lock
 }
 
 type pendingCall struct {

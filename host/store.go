@@ -7,8 +7,10 @@ import (
 )
 
 // maxParkedRuns bounds suspended runs per process, and maxSessionRuns a
-// session's share of them, so that one client cannot take every slot. A
-// session's runs end with it (Runtime.EndSession), or with their TTL.
+// session's share of them, so that one session cannot take every slot. A
+// client that opens several sessions gets a share in each: the share is per
+// session, not per client. A session's runs end with it
+// (Runtime.EndSession), or with their TTL.
 const (
 	maxParkedRuns  = 64
 	maxSessionRuns = maxParkedRuns / 4
@@ -42,9 +44,18 @@ func (s *store) park(st *state, ttl time.Duration) error {
 	if st.expiry != nil {
 		st.expiry.Stop()
 	}
-	id := st.id
-	st.expiry = time.AfterFunc(ttl, func() { s.expire(id, st) })
+	st.expiresAt = time.Now().Add(ttl)
+	s.arm(st)
 	return nil
+}
+
+// arm (re)starts a parked run's TTL timer for what is left of its TTL.
+func (s *store) arm(st *state) {
+	if st.expiry != nil {
+		st.expiry.Stop()
+	}
+	id := st.id
+	st.expiry = time.AfterFunc(max(0, time.Until(st.expiresAt)), func() { s.expire(id, st) })
 }
 
 // sessionRuns counts the parked runs of a scope's session.
@@ -92,11 +103,16 @@ func (s *store) take(id string, caller Scope) (*state, error) {
 	return st, nil
 }
 
-// release lets a run that a wait took be resumed again by a later wait.
+// release lets a run that a wait took be resumed again by a later wait. Its
+// TTL may have passed meanwhile, when expire left it alone: the timer is
+// armed again, for what is left or to expire it at once.
 func (s *store) release(st *state) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	st.resuming = false
-	s.mu.Unlock()
+	if s.runs[st.id] == st {
+		s.arm(st)
+	}
 }
 
 func (s *store) remove(st *state) {

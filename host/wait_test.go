@@ -148,6 +148,36 @@ func TestSnapshotExpiresAndCancelsCalls(t *testing.T) {
 	}
 }
 
+// TestTTLPassingDuringAWaitStillExpires: a wait that holds a run while its
+// TTL passes (here collecting calls that never finish) leaves it waiting, and
+// the run then expires instead of holding its slot for good.
+func TestTTLPassingDuringAWaitStillExpires(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 2000, "snapshotTtlSeconds": 1}`, g.tool())
+	run := prepare(t, rt, RunOptions{})
+	r := run.Exec(context.Background(), "c", code(`await yield_control("x"); return await tools.callValue("openclaw:demo:slow_echo", {})`))
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	// The wait resumes past the yield, parks on the gated call, and the
+	// next wait collects until its deadline, past the TTL.
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Status != StatusWaiting {
+		t.Fatalf("first wait: %+v", w)
+	}
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Status != StatusWaiting {
+		t.Fatalf("wait across the TTL: %+v", w)
+	}
+	select { // expiry cancels the outstanding call
+	case <-g.cancelled:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the run outlived its TTL")
+	}
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
+		t.Fatalf("after the TTL: %+v", w)
+	}
+}
+
 // TestTooManySuspendedRuns: a session gets a quarter of the process's
 // parked runs; the other sessions share the rest up to the process cap, and
 // ending a session frees its share.

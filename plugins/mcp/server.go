@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -328,10 +328,17 @@ func (h httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 	}
 	resp, err := http.DefaultTransport.RoundTrip(r)
-	if err == nil && !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if err == nil && !isEventStream(resp.Header.Get("Content-Type")) {
 		resp.Body = &boundedBody{ReadCloser: resp.Body, left: maxMessageBytes}
 	}
 	return resp, err
+}
+
+// isEventStream reads a Content-Type the way the SDK does (case-insensitive,
+// with parameters), so that every body it reads as JSON is bounded here.
+func isEventStream(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "text/event-stream"
 }
 
 // errMessageTooLarge ends a response past maxMessageBytes.

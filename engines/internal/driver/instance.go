@@ -36,6 +36,12 @@ type Instance struct {
 // by panic keeps the dozens of calls per operation free of error checks.
 type trap struct{ err error }
 
+// A trap is an error, so that a runtime recovering it at an outer host
+// boundary (a stop inside a guest call a host function made) keeps the
+// cause, ErrStopped included.
+func (t trap) Error() string { return t.err.Error() }
+func (t trap) Unwrap() error { return t.err }
+
 // PanicError is what a guest call returns when a host function it ran
 // panicked, for runtimes that recover such panics at the host boundary (Go
 // cannot unwind through their wasm frames): a nested call's trap keeps its

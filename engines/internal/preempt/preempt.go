@@ -75,7 +75,9 @@ func Instrument(module []byte, importModule, importName string, every uint32) ([
 		case s.id == secGlobal:
 			body = appendGlobal(s.body, every)
 			addedGlobal = true
-		case s.id > secGlobal && s.id != secCustom && s.id != secDataCount && !addedGlobal:
+		case s.id > secGlobal && s.id != secCustom && s.id != secTag && !addedGlobal:
+			// Sections are ordered by id except data count (12), which
+			// comes before code, and tag (13), which comes before globals.
 			// No global section: put one in its place, before the exports.
 			out = appendSection(out, secGlobal, appendGlobal([]byte{0}, every))
 			addedGlobal = true
@@ -97,12 +99,12 @@ func Instrument(module []byte, importModule, importName string, every uint32) ([
 }
 
 const (
-	secCustom    = 0
-	secType      = 1
-	secImport    = 2
-	secGlobal    = 6
-	secCode      = 10
-	secDataCount = 12
+	secCustom = 0
+	secType   = 1
+	secImport = 2
+	secGlobal = 6
+	secCode   = 10
+	secTag    = 13
 )
 
 type section struct {
@@ -152,25 +154,25 @@ func (m *moduleInfo) scan(b []byte) ([]section, error) {
 }
 
 func (m *moduleInfo) readTypes(r *reader) {
-	for range r.u32() {
+	for n := r.count(); n > 0; n-- {
 		if r.byte() != 0x60 {
 			r.fail("type is not a function type")
 			return
 		}
 		var pr [2]int
 		for k := range pr {
-			n := r.u32()
+			n := r.count()
 			for range n {
 				r.valType()
 			}
-			pr[k] = int(n)
+			pr[k] = n
 		}
 		m.types = append(m.types, pr)
 	}
 }
 
 func (m *moduleInfo) readImports(r *reader) {
-	for range r.u32() {
+	for n := r.count(); n > 0; n-- {
 		im := imported{module: string(r.bytes(r.u32())), name: string(r.bytes(r.u32())), kind: r.byte()}
 		switch im.kind {
 		case 0: // function
@@ -230,8 +232,8 @@ func appendGlobal(body []byte, every uint32) []byte {
 // instrumentCode inserts tick into every function body of a code section.
 func instrumentCode(body, tick []byte) ([]byte, error) {
 	r := reader{b: body}
-	n := r.u32()
-	out := appendU32(make([]byte, 0, len(body)+len(body)/4), n)
+	n := r.count()
+	out := appendU32(make([]byte, 0, len(body)+len(body)/4), uint32(n))
 	var fn []byte
 	for i := range n {
 		size := r.u32()
@@ -256,7 +258,7 @@ func instrumentCode(body, tick []byte) ([]byte, error) {
 // out with tick after the locals and after every loop's block type.
 func instrumentFunc(out, code, tick []byte) ([]byte, error) {
 	r := reader{b: code}
-	for range r.u32() {
+	for n := r.count(); n > 0; n-- {
 		r.u32()
 		r.valType()
 	}

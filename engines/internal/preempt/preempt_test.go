@@ -117,3 +117,30 @@ func FuzzInstrument(f *testing.F) {
 		}
 	})
 }
+
+// TestInstrumentKeepsSectionOrder: without a global section, the added one
+// goes before the data count section, which precedes the code.
+func TestInstrumentKeepsSectionOrder(t *testing.T) {
+	code := 48 // the code section's offset in spinModule
+	m := append(append(append([]byte(nil), spinModule[:code]...), 0x0c, 0x01, 0x00), spinModule[code:]...)
+	if res, ticks := run(t, m, 1); res != 7 || ticks != 0 {
+		t.Fatalf("original with a data count: %d, %d ticks", res, ticks)
+	}
+	out, err := Instrument(m, "env", "tick", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, ticks := run(t, out, 1); res != 7 || ticks != 2 {
+		t.Fatalf("instrumented: %d, %d ticks", res, ticks)
+	}
+}
+
+// TestInstrumentRefusesHugeCounts: a vector length past its section is an
+// error at once, not billions of empty reads.
+func TestInstrumentRefusesHugeCounts(t *testing.T) {
+	m := append([]byte(nil), spinModule[:48]...)
+	m = append(m, 0x0a, 0x0a, 0x01, 0x08, 0x00, 0x0e, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0b)
+	if _, err := Instrument(m, "env", "tick", 1); err == nil || !strings.Contains(err.Error(), "vector longer than its section") {
+		t.Fatalf("got %v", err)
+	}
+}

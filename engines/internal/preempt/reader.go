@@ -66,6 +66,17 @@ func (r *reader) leb(max int) uint32 {
 
 func (r *reader) u32() uint32 { return r.leb(5) }
 
+// count reads the length of a vector whose items take a byte or more each:
+// a length past the bytes left is an error, not a loop of billions.
+func (r *reader) count() int {
+	n := r.u32()
+	if uint64(n) > uint64(len(r.b)-r.i) {
+		r.fail("vector longer than its section")
+		return 0
+	}
+	return int(n)
+}
+
 func (r *reader) skip(n int) { r.bytes(uint32(n)) }
 
 // valType reads a value type: a number, vector or reference type byte.
@@ -116,7 +127,7 @@ func (r *reader) immediates(op byte) {
 		op >= 0x20 && op <= 0x26 || op == 0xd2: // locals, globals, table.get/set, ref.func
 		r.u32()
 	case op == 0x0e: // br_table
-		for range r.u32() {
+		for n := r.count(); n > 0; n-- {
 			r.u32()
 		}
 		r.u32()
@@ -124,7 +135,7 @@ func (r *reader) immediates(op byte) {
 		r.u32()
 		r.u32()
 	case op == 0x1c: // select t*
-		for range r.u32() {
+		for n := r.count(); n > 0; n-- {
 			r.valType()
 		}
 	case op >= 0x28 && op <= 0x3e: // loads and stores
