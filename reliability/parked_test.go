@@ -11,14 +11,14 @@ import (
 
 // TestParkedRunsOverHTTP: 65 MCP sessions over loopback HTTP each park one
 // yielding cell. Exactly 64 park and one is refused with the exact message;
-// with a 4 s TTL, waits racing expiry either resume (completed) or fail with
+// with a 12 s TTL, waits racing expiry either resume (completed) or fail with
 // the expired message, and after expiry every run is gone and a new
 // suspension is accepted again.
 func TestParkedRunsOverHTTP(t *testing.T) {
 	w := newWorld(t)
-	rt := newRuntime(t, w, `{"enabled": true, "timeoutMs": 5000, "snapshotTtlSeconds": 4}`)
+	rt := newRuntime(t, w, `{"enabled": true, "timeoutMs": 5000, "snapshotTtlSeconds": 12}`)
 	url := serveHTTP(t, rt)
-	const ttl = 4 * time.Second
+	const ttl = 12 * time.Second // longer than opening 65 sessions on a slow machine
 	ctx := context.Background()
 	type parked struct {
 		cs    interface{ Close() error }
@@ -84,7 +84,7 @@ func TestParkedRunsOverHTTP(t *testing.T) {
 	if counts["completed"]+counts["expired"] != len(runs) || counts["completed"] < len(runs)/2 {
 		t.Fatalf("outcomes %v", counts)
 	}
-	t.Logf("waits racing a 4 s TTL: %v", counts)
+	t.Logf("waits racing a %v TTL: %v", ttl, counts)
 	r, err := runs[0].call("exec", map[string]any{"code": `await yield_control("again"); return 3`})
 	if err != nil || r.Status != host.StatusWaiting {
 		t.Fatalf("after the waits a new suspension is refused: %v %s", err, describe(r))
