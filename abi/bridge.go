@@ -7,12 +7,33 @@ import _ "embed"
 // functions named [HostRequestName] and [HostEmitName] and evaluates to an
 // object of the functions an engine calls: settle(ticket, rejected, value),
 // encode(value) (the JSON value rule), describe(thrown) and
-// reseed(a, b, c, d) for Math.random. Host preludes reach the bridge through
-// the global [BridgeGlobal] = { request(op, payload) -> Promise,
-// emit(kind, payload), encode(value) -> JSON text } and should delete it.
+// reseed(a, b, c, d, e, f, g, h): eight 32-bit words from the engine's
+// CSPRNG on every reset and restore, for Math.random and crypto. The
+// environment scripts and host preludes reach the bridge through the global
+// [BridgeGlobal] = { request(op, payload) -> Promise, emit(kind, payload),
+// encode(value) -> JSON text, fill(Uint8Array) }; a prelude should delete it.
 //
 //go:embed bridge.js
 var BridgeJS string
+
+// ReseedWords is how many 32-bit words reseed takes.
+const ReseedWords = 8
+
+// Script is one named guest script.
+type Script struct{ Name, Source string }
+
+// EnvScripts are the guest environment models expect of modern JavaScript
+// (console, timers, web APIs, store/load), evaluated by every engine in
+// order right after [BridgeJS]. They reach the host only through the
+// bridge's request and emit, with the ops listed in bridgeabi.wit.
+var EnvScripts = []Script{{"web.js", webJS}, {"env.js", envJS}}
+
+var (
+	//go:embed web.js
+	webJS string
+	//go:embed env.js
+	envJS string
+)
 
 // Stable names of the bridge's globals; snapshots find host callbacks by them.
 const (

@@ -1,9 +1,10 @@
 // The engine-level bridge, evaluated once into every template image (and
 // into the goja oracle). It captures the engine's two host functions, removes
 // them from globalThis, and returns the functions the engine itself calls.
-// It leaves one global, __cm_bridge = { request, emit, encode }, for a host
-// prelude to capture and delete. Everything here is hardened against guest code that
-// later replaces built-ins: it keeps its own references.
+// It leaves one global, __cm_bridge = { request, emit, encode, fill }, for
+// the environment scripts and a host prelude; the prelude deletes it.
+// Everything here is hardened against guest code that later replaces
+// built-ins: it keeps its own references.
 (() => {
   "use strict";
   const g = globalThis;
@@ -91,9 +92,46 @@
     return r;
   };
   const random = () => ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
-  const reseed = (a, b, c, d) => {
+
+  // crypto.getRandomValues draws from ChaCha20 keyed by the 256 bits the
+  // engine supplies on every reset and restore (from its own CSPRNG), never
+  // from the template's fixed state: two cells never share a stream, and a
+  // restored cell does not repeat the bytes its snapshot would have given.
+  const key = new Uint32Array(8), block = new Uint32Array(16), x = new Uint32Array(16);
+  let counter = 0, used = 64;
+  const quarter = (a, b, c, d) => {
+    x[a] = (x[a] + x[b]) | 0; x[d] = rotl(x[d] ^ x[a], 16);
+    x[c] = (x[c] + x[d]) | 0; x[b] = rotl(x[b] ^ x[c], 12);
+    x[a] = (x[a] + x[b]) | 0; x[d] = rotl(x[d] ^ x[a], 8);
+    x[c] = (x[c] + x[d]) | 0; x[b] = rotl(x[b] ^ x[c], 7);
+  };
+  const refill = () => {
+    block[0] = 0x61707865; block[1] = 0x3320646e; block[2] = 0x79622d32; block[3] = 0x6b206574;
+    for (let i = 0; i < 8; i++) block[4 + i] = key[i];
+    block[12] = counter++; block[13] = 0; block[14] = 0; block[15] = 0;
+    for (let i = 0; i < 16; i++) x[i] = block[i];
+    for (let i = 0; i < 10; i++) {
+      quarter(0, 4, 8, 12); quarter(1, 5, 9, 13); quarter(2, 6, 10, 14); quarter(3, 7, 11, 15);
+      quarter(0, 5, 10, 15); quarter(1, 6, 11, 12); quarter(2, 7, 8, 13); quarter(3, 4, 9, 14);
+    }
+    for (let i = 0; i < 16; i++) block[i] = (x[i] + block[i]) | 0;
+    used = 0;
+  };
+  // fill writes random bytes into a Uint8Array.
+  const fill = (bytes) => {
+    for (let i = 0; i < bytes.length; i++) {
+      if (used === 64) refill();
+      bytes[i] = block[used >> 2] >>> ((used & 3) * 8);
+      used++;
+    }
+    return bytes;
+  };
+  const reseed = (a, b, c, d, e, f, h, k) => {
     s0 = a | 0; s1 = b | 0; s2 = c | 0; s3 = d | 0;
     if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
+    const w = [a, b, c, d, e, f, h, k];
+    for (let i = 0; i < 8; i++) key[i] = w[i] ^ imul(i + 1, 0x9e3779b9);
+    counter = 0; used = 64;
   };
   Object.defineProperty(Math, "random", { value: random, writable: true, configurable: true });
 
@@ -123,6 +161,6 @@
     Object.defineProperty(arrayProto, name, { value: guarded, writable: true, configurable: true });
   }
 
-  g.__cm_bridge = { request, emit, encode };
+  g.__cm_bridge = { request, emit, encode, fill };
   return { settle, encode, describe, reseed };
 })()

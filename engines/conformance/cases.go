@@ -15,6 +15,7 @@ func Cases() []Case {
 		bridgeCases(),
 		limitCases(),
 		snapshotCases(),
+		envCases(),
 	} {
 		all = append(all, g...)
 	}

@@ -141,9 +141,9 @@ __cm_bridge.emit("text", "c")`, `{"status":"completed","value":null,"output":["t
 		ok("bridge/host functions are removed", `return [typeof __cm_host_request, typeof __cm_host_emit, "__cm_host_request" in globalThis, Object.getOwnPropertyNames(globalThis).filter(n => n.startsWith("__cm_host"))]`,
 			`["undefined","undefined",false,[]]`),
 		ok("bridge/host functions not reachable by eval", `return [eval("typeof __cm_host_request"), new Function("return typeof __cm_host_emit")()]`, `["undefined","undefined"]`),
-		ok("bridge/global has request, emit and encode only", `return Object.keys(__cm_bridge).sort()`, `["emit","encode","request"]`),
-		ok("bridge/no host reach", `return [typeof require, typeof process, typeof fetch, typeof std, typeof os, typeof XMLHttpRequest, typeof WebAssembly]`,
-			`["undefined","undefined","undefined","undefined","undefined","undefined","undefined"]`),
+		ok("bridge/global has request, emit, encode and fill only", `return Object.keys(__cm_bridge).sort()`, `["emit","encode","fill","request"]`),
+		ok("bridge/no host reach", `return [typeof require, typeof process, typeof module, typeof std, typeof os, typeof WebAssembly]`,
+			`["undefined","undefined","undefined","undefined","undefined","undefined"]`),
 		ok("bridge/replacing the bridge global is local", `__cm_bridge.request = () => 1; return __cm_bridge.request()`, `1`),
 	}
 }

@@ -142,12 +142,17 @@ func (e *Engine) NewCell(_ context.Context, limits abi.Limits, host abi.Host) (a
 		}
 		*f.fn = fn
 	}
+	for _, sc := range abi.EnvScripts {
+		if _, err := rt.RunScript(sc.Name, sc.Source); err != nil {
+			return nil, unavailable("evaluate "+sc.Name, err)
+		}
+	}
 	seed := e.opts.Seed
 	if seed == 0 {
 		seed = rand.Uint64() | 1
 	}
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	args := make([]goja.Value, 4)
+	args := make([]goja.Value, abi.ReseedWords)
 	for i := range args {
 		args[i] = rt.ToValue(int32(r.Uint32()))
 	}

@@ -189,9 +189,10 @@ func (in *Instance) applyLimits(l abi.Limits) {
 	in.call(fnSetMaxStackSize, uint64(l.StackBytes))
 }
 
-// reseed gives Math.random a fresh state; every image shares the template's.
+// reseed gives Math.random and crypto a fresh state; every image shares the
+// template's.
 func (in *Instance) reseed() {
-	var boxes [4]uint32
+	var boxes [abi.ReseedWords]uint32
 	for i := range boxes {
 		boxes[i] = in.newNumber(float64(int32(in.eng.seed())))
 	}

@@ -96,6 +96,13 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *Instance, err error) {
 		in.call(fnFree, uint64(p))
 	}
 	in.freeValue(bridge)
+	for _, sc := range abi.EnvScripts {
+		res, exc := in.eval(sc.Source, sc.Name)
+		if exc != 0 {
+			return nil, fmt.Errorf("%s: %s", sc.Name, in.failure(exc).Error())
+		}
+		in.freeValue(res)
+	}
 	if e.cfg.Prelude != "" {
 		res, exc := in.eval(e.cfg.Prelude, "prelude.js")
 		if exc != 0 {
