@@ -21,6 +21,12 @@ func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, pa
 			out = abi.Reject(fmt.Sprintf("tool call failed: %v", r))
 		}
 	}()
+	switch op { // requests that decode their own payload
+	case "store":
+		return settle(run.store(ctx, []byte(payload)))
+	case "load":
+		return settle(run.load(ctx, []byte(payload)))
+	}
 	var args struct {
 		Query   json.RawMessage `json:"query"`
 		Options struct {
@@ -62,6 +68,11 @@ func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, pa
 	default:
 		return abi.Reject("unknown code mode bridge operation: " + op)
 	}
+	return settle(v, err)
+}
+
+// settle is the outcome of a request's answer.
+func settle(v any, err error) abi.Outcome {
 	if err != nil {
 		return abi.Reject(err.Error())
 	}

@@ -30,6 +30,7 @@ type state struct {
 
 	next    abi.Ticket
 	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
+	timers  map[int64]*hostTimer        // pending guest timers, by their id
 	done    chan settled                // completions, in completion order
 	ready   []settled                   // received but not yet delivered
 
@@ -57,7 +58,8 @@ type state struct {
 type pendingCall struct {
 	id     string // nested tool-call id
 	method string
-	yield  bool
+	kind   callKind
+	timer  *hostTimer // of a kindTimer
 	// A restart-safe run defers every call until wait, when it has checked
 	// that all of them are replay-safe.
 	deferred   bool
@@ -65,34 +67,62 @@ type pendingCall struct {
 	payload    string
 }
 
+// callKind says what a pending request waits for.
+type callKind uint8
+
+const (
+	kindCall  callKind = iota // host work on a worker: a nested call, store, load
+	kindYield                 // yield_control: the run parks for wait
+	kindTimer                 // a guest timer: due after its delay
+	kindLocal                 // answered inside Request; only its delivery is left
+)
+
 type settled struct {
 	ticket  abi.Ticket
 	outcome abi.Outcome
 }
 
 func (run *Run) newState(parent string) *state {
-	st := &state{run: run, parent: parent, pending: map[abi.Ticket]*pendingCall{},
-		done: make(chan settled, 256)}
+	// done holds every settlement a parked run can have, so no sender blocks.
+	st := &state{run: run, parent: parent, pending: map[abi.Ticket]*pendingCall{}, timers: map[int64]*hostTimer{},
+		done: make(chan settled, run.rt.cfg.MaxPendingToolCalls+maxPendingTimers)}
 	st.calls, st.cancel = context.WithCancel(context.Background())
 	return st
 }
 
 // Request implements abi.Host: it registers the request and starts it on its
-// own goroutine; a yield waits for wait.
+// own goroutine; a yield waits for wait, a timer for its delay.
 func (st *state) Request(op, payload string) (abi.Ticket, error) {
-	yield := op == "yield"
-	if !yield && st.inFlight() >= st.run.rt.cfg.MaxPendingToolCalls {
+	kind := kindCall
+	switch op {
+	case "yield":
+		kind = kindYield
+	case "timer":
+		kind = kindTimer
+	case "timer_clear":
+		return st.clearTimer(payload)
+	}
+	if kind == kindCall && st.callsInFlight() >= st.run.rt.cfg.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
+	}
+	pc := &pendingCall{method: op, kind: kind}
+	if kind == kindTimer {
+		h, err := st.newTimer(st.next+1, payload)
+		if err != nil {
+			return 0, err
+		}
+		pc.timer = h
 	}
 	st.next++
 	t := st.next
 	st.seq++
-	pc := &pendingCall{id: fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), st.run.callName(op, payload), st.seq), method: op, yield: yield}
+	pc.id = fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), st.run.callName(op, payload), st.seq)
 	st.pending[t] = pc
 	switch {
-	case yield:
+	case kind == kindYield:
 	case st.restartSafe:
-		pc.deferred, pc.payload, pc.replaySafe = true, payload, st.run.replaySafe(op, payload)
+		pc.deferred, pc.payload = true, payload
+		pc.replaySafe = kind == kindTimer || st.run.replaySafe(op, payload)
 	default:
 		st.start(t, pc, payload)
 	}
@@ -101,6 +131,10 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 
 func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
 	pc.deferred = false
+	if pc.kind == kindTimer {
+		st.armTimer(pc.timer)
+		return
+	}
 	st.run.rt.workers.run(func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, pc.method, payload)} })
 }
 
@@ -108,7 +142,7 @@ func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
 // catalog look-ups, and calls of tools marked replay-safe.
 func (run *Run) replaySafe(op, payload string) bool {
 	switch op {
-	case "search", "describe", "mcp_api":
+	case "search", "describe", "mcp_api", "load":
 		return true
 	case "call", "callValue":
 		var a struct{ ID string }
@@ -121,10 +155,25 @@ func (run *Run) replaySafe(op, payload string) bool {
 	return false
 }
 
-func (st *state) inFlight() int {
+// callsInFlight counts the pending host work that bounds a run's
+// concurrency and keeps a returned cell from completing: nested calls,
+// store and load. Timers are not among them: a cell's return ends them.
+func (st *state) callsInFlight() int {
 	n := 0
 	for _, pc := range st.pending {
-		if !pc.yield {
+		if pc.kind == kindCall {
+			n++
+		}
+	}
+	return n
+}
+
+// outstanding counts the pending requests that will settle by themselves:
+// all but yields.
+func (st *state) outstanding() int {
+	n := 0
+	for _, pc := range st.pending {
+		if pc.kind != kindYield {
 			n++
 		}
 	}
@@ -258,8 +307,10 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 		case abi.StepCompleted:
 			// A cell that returned with calls still in flight has pending
 			// work: it completes once they settle, or parks like any other.
-			// A yield nobody awaits is no work: it only offered a turn.
-			if st.inFlight() == 0 {
+			// A yield nobody awaits is no work: it only offered a turn. Nor
+			// is a timer: the cell's return cancels it, so an interval
+			// never keeps a finished cell alive.
+			if st.callsInFlight() == 0 {
 				return st.finish(run.completed(st, step.Value))
 			}
 		case abi.StepFailed:
@@ -296,7 +347,7 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 
 func (st *state) hasYield() bool {
 	for _, pc := range st.pending {
-		if pc.yield {
+		if pc.kind == kindYield {
 			return true
 		}
 	}
@@ -304,6 +355,9 @@ func (st *state) hasYield() bool {
 }
 
 func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step {
+	if pc := st.pending[s.ticket]; pc != nil && pc.kind == kindTimer && st.timers[pc.timer.id] == pc.timer {
+		delete(st.timers, pc.timer.id)
+	}
 	delete(st.pending, s.ticket)
 	return cell.Settle(ctx, s.ticket, s.outcome)
 }
@@ -389,10 +443,10 @@ func (st *state) waiting() Result {
 	}
 	for t := abi.Ticket(1); t <= st.next; t++ {
 		pc, ok := st.pending[t]
-		if !ok || delivered[t] {
+		if !ok || delivered[t] || pc.kind == kindLocal {
 			continue
 		}
-		if pc.yield {
+		if pc.kind == kindYield {
 			yields++
 		}
 		r.PendingToolCalls = append(r.PendingToolCalls, PendingToolCall{ID: pc.id, Method: pc.method})
@@ -415,25 +469,31 @@ func newRunID() string {
 const (
 	msgRestartSafeNamespace  = "restart-safe code mode cannot call plugin namespaces."
 	msgRestartSafeSideEffect = "restart-safe code mode cannot call side-effecting tools."
+	msgRestartSafeStore      = "restart-safe code mode cannot store values: store is read-only in restart-safe cells."
 )
 
 // parkRestartSafe refuses a restart-safe run whose pending work is not
 // replay-safe before any of it ran, and otherwise parks it without draining.
 func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
-	namespaces, unsafe := 0, 0
+	namespaces, stores, unsafe := 0, 0, 0
 	for _, pc := range st.pending {
 		switch {
-		case pc.yield || pc.replaySafe:
+		case pc.kind != kindCall || pc.replaySafe:
 		case pc.method == "namespace":
 			namespaces++
+			unsafe++
+		case pc.method == "store":
+			stores++
 			unsafe++
 		default:
 			unsafe++
 		}
 	}
 	switch {
-	case namespaces > 0 && namespaces == len(st.pending):
+	case namespaces > 0 && namespaces == unsafe:
 		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeNamespace))
+	case stores > 0 && stores == unsafe:
+		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeStore))
 	case unsafe > 0:
 		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeSideEffect))
 	}

@@ -97,6 +97,9 @@ type Options struct {
 	// until a slot frees or their deadline passes. Zero means
 	// max(8, 4*GOMAXPROCS).
 	MaxRunningCells int
+	// Sessions keeps what cells store with store(key, value); nil means
+	// [NewMemorySessionStore].
+	Sessions SessionStore
 }
 
 // Prelude is the guest API that an engine must evaluate into its template.
@@ -111,6 +114,7 @@ type Runtime struct {
 	ownEng   bool
 	logger   *slog.Logger
 	store    *store
+	sessions SessionStore
 	debug    debugMode
 	hooks    Hooks
 	outputs  contracts
@@ -159,6 +163,9 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 		r.engine, r.ownEng = eng, true
 	}
 	r.store = newStore()
+	if r.sessions = o.Sessions; r.sessions == nil {
+		r.sessions = NewMemorySessionStore()
+	}
 	r.workers = newWorkers()
 	r.legGrace = legGrace
 	r.debug = debugFromEnv()

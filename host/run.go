@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -274,12 +275,16 @@ func (run *Run) Abort() {
 	run.rt.store.drop(func(st *state) bool { return st.run == run })
 }
 
-// EndSession drops the suspended runs of a session (by session key and id).
+// EndSession drops the suspended runs and the stored values of a session (by
+// session key and id).
 func (r *Runtime) EndSession(sessionKey, sessionID string) {
 	r.store.drop(func(st *state) bool {
 		s := st.run.opts.Scope
 		return s.SessionKey == sessionKey && s.SessionID == sessionID
 	})
+	if err := r.sessions.Drop(context.Background(), Session{sessionKey, sessionID}); err != nil {
+		r.logger.Warn("code mode session state not dropped", "session", sessionID, "err", err)
+	}
 }
 
 func (run *Run) clientTool(t *Tool) bool { return run.client[t] }

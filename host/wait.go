@@ -64,7 +64,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 	// Yields settle now; then the calls in the order they completed.
 	step := abi.Step{Status: abi.StepPending}
 	for t, pc := range st.pending {
-		if pc.yield && step.Status == abi.StepPending {
+		if pc.kind == kindYield && step.Status == abi.StepPending {
 			step = st.deliver(ctx, cell, settled{t, abi.Resolve("null")})
 		}
 	}
@@ -76,7 +76,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 func (st *state) collect(ctx context.Context) bool {
 	cfg := st.run.rt.cfg
 	budget := min(250*time.Millisecond, max(time.Millisecond, cfg.Timeout/2))
-	for len(st.ready) < st.inFlight() {
+	for len(st.ready) < st.outstanding() {
 		left := time.Until(st.deadline) - budget
 		if left <= 0 {
 			return false
