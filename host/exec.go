@@ -168,18 +168,6 @@ func (st *state) callsInFlight() int {
 	return n
 }
 
-// outstanding counts the pending requests that will settle by themselves:
-// all but yields.
-func (st *state) outstanding() int {
-	n := 0
-	for _, pc := range st.pending {
-		if pc.kind != kindYield {
-			n++
-		}
-	}
-	return n
-}
-
 // Emit implements abi.Host, enforcing maxOutputBytes over the items.
 func (st *state) Emit(kind abi.OutputKind, payload string) error {
 	o := Output{Type: "text", Text: payload}

@@ -71,12 +71,15 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 	return st.drive(ctx, cell, step)
 }
 
-// collect waits until every pending call has completed, leaving enough of the
-// budget to resume: min(250ms, timeout/2).
+// collect waits until the run can resume, leaving enough of the budget to
+// run it: min(250ms, timeout/2). It can once every pending call has
+// completed and there is something to deliver: a yield, or a settlement. A
+// timer is waited for only when nothing else is pending (a cell that sleeps);
+// one still pending beside calls or a yield keeps running while the cell does.
 func (st *state) collect(ctx context.Context) bool {
 	cfg := st.run.rt.cfg
 	budget := min(250*time.Millisecond, max(time.Millisecond, cfg.Timeout/2))
-	for len(st.ready) < st.outstanding() {
+	for !st.resumable() {
 		left := time.Until(st.deadline) - budget
 		if left <= 0 {
 			return false
@@ -93,6 +96,19 @@ func (st *state) collect(ctx context.Context) bool {
 		wait.Stop()
 	}
 	return time.Until(st.deadline) >= budget
+}
+
+func (st *state) resumable() bool {
+	collected := make(map[abi.Ticket]bool, len(st.ready))
+	for _, s := range st.ready {
+		collected[s.ticket] = true
+	}
+	for t, pc := range st.pending {
+		if pc.kind == kindCall && !collected[t] {
+			return false
+		}
+	}
+	return len(st.ready) > 0 || st.hasYield()
 }
 
 func asFailure(err error, f **abi.Failure) bool {

@@ -1,0 +1,190 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// waitUntilDone calls wait until the run leaves waiting, a bounded number of
+// times: a timer due later than one wait leg takes a few.
+func waitUntilDone(t *testing.T, run *Run, r Result) Result {
+	t.Helper()
+	for i := 0; r.Status == StatusWaiting && i < 50; i++ {
+		r = run.Wait(context.Background(), waitArgs(r.RunID))
+	}
+	return r
+}
+
+func outputText(r Result) string {
+	var b strings.Builder
+	for _, o := range r.Output {
+		fmt.Fprintf(&b, "%s|", o.Text)
+	}
+	return b.String()
+}
+
+func TestShortTimerCompletesInsideExec(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	r := exec(t, run, `const t0 = Date.now(); await new Promise((r) => setTimeout(r, 30)); return Date.now() - t0 >= 29`)
+	if r.Status != StatusCompleted || string(r.Value) != "true" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestReturnEndsIntervalsAndTimers(t *testing.T) {
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 60000}`, shipments()), RunOptions{})
+	r := exec(t, run, `setInterval(() => text("tick"), 1); setTimeout(() => text("late"), 50000); return "done"`)
+	if r.Status != StatusCompleted || string(r.Value) != `"done"` || len(r.Output) != 0 {
+		t.Fatalf("a finished cell waited for its timers: %+v", r)
+	}
+}
+
+func TestLongTimerParksAndFiresAfterWait(t *testing.T) {
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, shipments()), RunOptions{})
+	r := exec(t, run, `text("before"); await new Promise((r) => setTimeout(r, 700)); text("after"); return "woke"`)
+	if r.Status != StatusWaiting || len(r.PendingToolCalls) != 1 || r.PendingToolCalls[0].Method != "timer" {
+		t.Fatalf("%+v", r)
+	}
+	w := waitUntilDone(t, run, r)
+	if w.Status != StatusCompleted || string(w.Value) != `"woke"` || outputText(w) != "after|" {
+		t.Fatalf("%+v", w)
+	}
+}
+
+func TestClearTimeoutAcrossASuspension(t *testing.T) {
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 5000}`, shipments()), RunOptions{})
+	r := exec(t, run, `const id = setTimeout(() => text("must not run"), 3600000); await yield_control("turn"); clearTimeout(id); return "cleared"`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("%+v", r)
+	}
+	w := run.Wait(context.Background(), waitArgs(r.RunID))
+	if w.Status != StatusCompleted || string(w.Value) != `"cleared"` || len(w.Output) != 0 {
+		t.Fatalf("a cleared timer held the run or ran: %+v", w)
+	}
+}
+
+func TestIntervalClearedFromItsCallback(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	r := exec(t, run, `let n = 0; await new Promise((done) => { const id = setInterval(() => { if (++n === 5) { clearInterval(id); done(); } }, 2); }); return n`)
+	if r.Status != StatusCompleted || string(r.Value) != "5" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// TestTimersHaveTheirOwnBound tries to get past the timer bound, and shows
+// that timers take no nested-call slot.
+func TestTimersHaveTheirOwnBound(t *testing.T) {
+	run := prepare(t, newRuntime(t, `{"enabled": true, "maxPendingToolCalls": 1}`, shipments()), RunOptions{})
+	r := exec(t, run, `
+		const ids = [];
+		let refused = "";
+		try { for (let i = 0; i < 1000; i++) ids.push(setTimeout(() => {}, 60000)); } catch (e) { refused = e.message }
+		const v = await tools.callValue("shipping_list", {});
+		ids.forEach(clearTimeout);
+		return [ids.length, refused, Array.isArray(v)]`)
+	want := fmt.Sprintf(`[%d,"too many pending timers (%d): clear some, or await them before starting more",true]`, maxPendingTimers, maxPendingTimers)
+	if r.Status != StatusCompleted || string(r.Value) != want {
+		t.Fatalf("%+v\nwant %s", r, want)
+	}
+}
+
+var session1 = Scope{AgentID: "a", SessionKey: "s1", SessionID: "s1", RunID: "r1"}
+
+func TestStoreAndLoadKeepStateAcrossCellsOfASession(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	run := prepare(t, rt, RunOptions{Scope: session1})
+	if r := exec(t, run, `store("unawaited", [1, 2]); await store("k", {a: 1}); await store("gone", 1); await store("gone", undefined); return 1`); r.Status != StatusCompleted {
+		t.Fatalf("%+v", r)
+	}
+	later := prepare(t, rt, RunOptions{Scope: Scope{AgentID: "a", SessionKey: "s1", SessionID: "s1", RunID: "r2"}})
+	r := exec(t, later, `return [await load("k"), await load("unawaited"), typeof (await load("gone")), typeof (await load("never"))]`)
+	if r.Status != StatusCompleted || string(r.Value) != `[{"a":1},[1,2],"undefined","undefined"]` {
+		t.Fatalf("%+v", r)
+	}
+	other := prepare(t, rt, RunOptions{Scope: Scope{AgentID: "a", SessionKey: "s2", SessionID: "s2", RunID: "r3"}})
+	if r := exec(t, other, `return typeof (await load("k"))`); string(r.Value) != `"undefined"` {
+		t.Fatalf("another session reads the state: %+v", r)
+	}
+	rt.EndSession("s1", "s1")
+	if r := exec(t, later, `return typeof (await load("k"))`); string(r.Value) != `"undefined"` {
+		t.Fatalf("the state outlived its session: %+v", r)
+	}
+}
+
+func TestStoreSurvivesWait(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{Scope: session1})
+	r := exec(t, run, `await store("n", 1); await yield_control("x"); await store("n", (await load("n")) + 1); return await load("n")`)
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Status != StatusCompleted || string(w.Value) != "2" {
+		t.Fatalf("%+v", w)
+	}
+}
+
+// TestStoreBounds tries to get past each bound of the session state.
+func TestStoreBounds(t *testing.T) {
+	rt := newRuntime(t, `{"enabled": true, "maxOutputBytes": 1048576}`, shipments())
+	run := prepare(t, rt, RunOptions{Scope: session1})
+	r := exec(t, run, `
+		const out = [];
+		const big = "x".repeat(`+fmt.Sprint(MaxStateValueBytes)+`);
+		try { await store("big", big); out.push("stored") } catch (e) { out.push(e.message) }
+		const part = "y".repeat(200000);
+		for (let i = 0; i < 6; i++) {
+			try { await store("p" + i, part); out.push("stored") } catch (e) { out.push(e.message) }
+		}
+		await store("p0", undefined);
+		try { await store("p9", part); out.push("stored after freeing") } catch (e) { out.push(e.message) }
+		return out`)
+	if r.Status != StatusCompleted {
+		t.Fatalf("%+v", r)
+	}
+	var out []string
+	if err := json.Unmarshal(r.Value, &out); err != nil || len(out) != 8 {
+		t.Fatalf("%s", r.Value)
+	}
+	if !strings.Contains(out[0], "more than the 262144 one value may hold") {
+		t.Errorf("a value past the bound: %q", out[0])
+	}
+	for i := 1; i <= 5; i++ {
+		if out[i] != "stored" {
+			t.Errorf("store %d: %q", i, out[i])
+		}
+	}
+	if !strings.Contains(out[6], "session state full") || !strings.Contains(out[6], "store(key, undefined) frees a key") {
+		t.Errorf("past the session's total: %q", out[6])
+	}
+	if out[7] != "stored after freeing" {
+		t.Errorf("freeing a key: %q", out[7])
+	}
+}
+
+func TestStoreIsReadOnlyInRestartSafeCells(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	run := prepare(t, rt, RunOptions{Scope: session1})
+	exec(t, run, `await store("k", 7)`)
+	in := func(src string) json.RawMessage {
+		b, _ := json.Marshal(map[string]any{"code": src, "restartSafe": true})
+		return b
+	}
+	r := run.Exec(context.Background(), "c2", in(`return await load("k")`))
+	if r = waitUntilDone(t, run, r); r.Status != StatusCompleted || string(r.Value) != "7" {
+		t.Fatalf("load in a restart-safe cell: %+v", r)
+	}
+	r = run.Exec(context.Background(), "c3", in(`await store("k", 8)`))
+	if r.Status != StatusFailed || r.Error != msgRestartSafeStore {
+		t.Fatalf("store in a restart-safe cell: %+v", r)
+	}
+}
+
+func TestStoreNeedsASession(t *testing.T) {
+	rt := newRuntime(t, `true`, shipments())
+	run, err := rt.Prepare(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := exec(t, run, `try { await load("k") } catch (e) { return e.message }`); string(r.Value) != jsString(msgNoSession) {
+		t.Fatalf("%+v", r)
+	}
+}
