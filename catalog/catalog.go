@@ -179,6 +179,10 @@ type Catalog struct {
 	servers    []MCPServer
 	serverByID map[string]int // server identifier -> servers index
 
+	mcpSearchOnce sync.Once
+	mcpIndex      searchIndex // of the MCP entries, positions index mcpRefs
+	mcpRefs       []mcpRef
+
 	quickOnce  sync.Once
 	quickIndex string
 	filesOnce  sync.Once
@@ -244,7 +248,7 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 			c.guestByName[e.Name] = append(c.guestByName[e.Name], n)
 		}
 	}
-	c.index = newSearchIndex(c.entries, c.guest)
+	c.index = newSearchIndex(c.entries, c.guest, nil)
 	return c, nil
 }
 

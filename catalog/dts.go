@@ -30,19 +30,34 @@ const (
 		"schemas?: Record<string, unknown>; note?: string };"
 )
 
+// mcpSearchHitDTS declares an MCP.$search hit ([MCPHit]).
+const mcpSearchHitDTS = "type McpSearchHit = { path: string; server: string; name: string; method: string; id: string; " +
+	"label?: string; description: string; source: \"mcp\"; sourceName: string; input: string };"
+
+// maxDTSName bounds an exact name the declarations repeat; a longer one is
+// still a property, and $api gives it.
+const maxDTSName = 128
+
 // renderIndex renders mcp/index.d.ts.
 func (c *Catalog) renderIndex() string {
 	var b strings.Builder
-	b.WriteString("// MCP servers visible to this run. Each server's tools are declared in mcp/<server>.d.ts.\n")
+	b.WriteString("// MCP servers visible to this run. Each server's tools are declared in mcp/<server>.d.ts;\n")
+	b.WriteString("// a server or tool is reached by its exact MCP name as well as by its camelCase identifier.\n")
 	servers := c.mcp()
 	for _, s := range servers {
 		b.WriteString("/// <reference path=\"./" + s.Identifier + ".d.ts\" />\n")
 	}
+	b.WriteString(mcpSearchHitDTS + "\n")
 	b.WriteString("declare const MCP: {\n")
 	b.WriteString(dtsIndent + "/** List the visible MCP servers; MCP.<server>.$api() describes one server. */\n")
 	b.WriteString(dtsIndent + "$api(): Promise<McpApiHeader>;\n")
+	b.WriteString(dtsIndent + "/** Rank every server's tools against query, best first, as tools.search ranks catalog tools. */\n")
+	b.WriteString(dtsIndent + "$search(query: string, options?: { limit?: number }): Promise<McpSearchHit[]>;\n")
 	for _, s := range servers {
 		b.WriteString(dtsIndent + "readonly " + s.Identifier + ": typeof MCP." + s.Identifier + ";\n")
+		if s.Aliased && s.Name != s.Identifier && u16len(s.Name) <= maxDTSName {
+			b.WriteString(dtsIndent + "readonly " + propertyName(s.Name) + ": typeof MCP." + s.Identifier + ";\n")
+		}
 	}
 	b.WriteString("};\n")
 	return b.String()
@@ -59,6 +74,14 @@ func renderServer(s *MCPServer, tools []*MCPTool, full bool) string {
 	b.WriteString("// MCP server " + commentSafe(truncate16(jsonQuote(s.Name), maxServerLabel, "…")) +
 		" as MCP." + s.Identifier + " (" + strconv.Itoa(len(s.Tools)) + " " + noun +
 		"). Each call takes one input object and resolves to McpToolResult.\n")
+	// One example of a tool by its exact name, the first whose name is not
+	// its identifier; a server whose names all are identifiers needs none.
+	for k := range s.Tools {
+		if t := &s.Tools[k]; t.Aliased && t.Name != t.Identifier && u16len(t.Name) <= maxDTSName {
+			b.WriteString("// A tool's exact MCP name reaches it too: " + s.CallPath(t) + " is MCP." + s.Identifier + "." + t.Identifier + ".\n")
+			break
+		}
+	}
 	b.WriteString(mcpAPIHeaderDTS + "\n")
 	b.WriteString(mcpToolResultDTS + "\n")
 	b.WriteString("declare namespace MCP." + s.Identifier + " {\n")
@@ -129,8 +152,20 @@ func writeToolDecl(b *strings.Builder, t *MCPTool) {
 		fields = append(fields, f)
 	}
 
-	// JSDoc: summary lines, then @param lines for documented fields.
+	// JSDoc: summary lines, the exact name when camelCase does not give the
+	// identifier (a clash or a reserved word renamed it) or it is no
+	// property, then @param lines for documented fields. Names camelCase
+	// maps to the identifier are left out to keep the files small: the
+	// file's header says they work too. In a block comment "*/" would end
+	// the comment; as "*\/" the JSON string is the same.
 	doc := summaryLines(t.Description)
+	if (!t.Aliased || t.Identifier != toIdentifier(t.Name, "tool")) && u16len(t.Name) <= maxDTSName {
+		tag := "@mcpName " + strings.ReplaceAll(jsonQuote(t.Name), "*/", "*\\/")
+		if !t.Aliased {
+			tag += " (not a property: call " + t.Identifier + ")"
+		}
+		doc = append(doc, tag)
+	}
 	for _, f := range fields {
 		desc, _ := propSchema(props, f.key)["description"].(string)
 		desc = truncate16(commentSafe(desc), maxParamDoc, "…")

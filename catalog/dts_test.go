@@ -92,6 +92,11 @@ func TestMCPGolden(t *testing.T) {
 		}
 		out = append(out, txtar.File{Name: fmt.Sprintf("MCP.%s.$api(%q,{schema:true}).json", call.server, call.selector), Data: marshalIndent(t, api)})
 	}
+	hits, err := c.MCPSearch("read file", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, txtar.File{Name: `MCP.$search("read file",{limit:3}).json`, Data: marshalIndent(t, hits)})
 	checkGolden(t, "testdata/mcp.txtar",
 		"API files and $api results for the recorded tools/list of server-everything, server-memory and\nserver-filesystem (testdata/mcp). Regenerate with: go test ./catalog -run TestMCPGolden -update\n", out)
 }
@@ -136,8 +141,8 @@ func TestMCPIdentifiers(t *testing.T) {
 		"server.x":            "mcp:!!:x",
 		"server2.x":           "mcp:??:x",
 		"class2.x":            "mcp:class:x",
-		"gitHub.createIssue":  "mcp:git-hub:create-issue",
-		"gitHub.createIssue2": "mcp:git-hub:createIssue",
+		"gitHub.createIssue":  "mcp:git-hub:createIssue", // an exact name keeps its own identifier
+		"gitHub.createIssue2": "mcp:git-hub:create-issue",
 		"gitHub.createIssue3": "mcp:git-hub:create_issue",
 		"gitHub.delete2":      "mcp:git-hub:delete",
 		"gitHub.resources2":   "mcp:git-hub:resources",

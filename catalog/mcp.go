@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -12,15 +13,20 @@ import (
 type MCPServer struct {
 	Identifier string    // JS identifier under MCP
 	Name       string    // the server name, as in the catalog ids
+	Aliased    bool      // MCP[Name] is this server too (see [MCPTool] Aliased)
 	Path       string    // its declaration file, mcp/<Identifier>.d.ts
 	Tools      []MCPTool // sorted by Identifier
 }
 
 // MCPTool is one tool of an [MCPServer].
 type MCPTool struct {
-	Identifier  string // JS identifier under MCP.<server>
-	ID          string // the exact catalog id, mcp:<server>:<tool>
-	Name        string // the tool's own name
+	Identifier string // JS identifier under MCP.<server>
+	ID         string // the exact catalog id, mcp:<server>:<tool>
+	Name       string // the tool's own name
+	// Aliased reports whether MCP.<server>[Name] is this tool too, beside
+	// MCP.<server>.<Identifier>. It is, unless Name is one of the server
+	// object's own members ($api, resources, prompts) or a probe name.
+	Aliased     bool
 	Description string
 	InputSchema json.RawMessage
 	// Required lists the schema's required keys, in schema order. A call that
@@ -55,8 +61,32 @@ func init() {
 	}
 }
 
-// serverReserved are members every MCP.<server> object has.
-var serverReserved = map[string]bool{"$api": true, "resources": true, "prompts": true}
+// probeNames are the names that the language and ordinary code read on any
+// object to find out what it is: a thenable check (then), JSON.stringify
+// (toJSON), conversion to a primitive (toString, valueOf) and the rest of
+// Object.prototype. No server or tool is a property by one of these names,
+// by identifier or by exact name: an MCP tool named "then" would make
+// `await MCP.<server>` call it. The guest prelude keeps the same list (its
+// objects read these as absent, not as mistyped names); a host test checks
+// that the two agree.
+var probeNames = []string{"then", "toJSON", "toString", "toLocaleString", "valueOf", "constructor", "prototype",
+	"__proto__", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+	"__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"}
+
+// ProbeNames returns the names no MCP server or tool is a property by.
+func ProbeNames() []string { return slices.Clone(probeNames) }
+
+// serverReserved are members every MCP.<server> object has, plus the probe
+// names; rootReserved the same for the MCP object itself.
+var serverReserved, rootReserved = withProbes("$api", "resources", "prompts"), withProbes("$api", "$search")
+
+func withProbes(members ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range append(members, probeNames...) {
+		m[n] = true
+	}
+	return m
+}
 
 // toIdentifier turns a name into a camelCase JS identifier: it splits on
 // characters outside [A-Za-z0-9], lower-cases the first word (an all-caps
@@ -148,20 +178,27 @@ func (c *Catalog) buildMCP() {
 		byServer[e.SourceName] = append(byServer[e.SourceName], i)
 	}
 	slices.Sort(names)
-	usedServers := map[string]bool{}
+	serverExact := exactNames(names, rootReserved)
+	serverIDs := assignIdentifiers(names, "server", serverExact, rootReserved)
 	c.serverByID = make(map[string]int, len(names))
-	for _, name := range names {
-		s := MCPServer{Name: name, Identifier: uniqueIdentifier(toIdentifier(name, "server"), usedServers, map[string]bool{"$api": true})}
+	for k, name := range names {
+		s := MCPServer{Name: name, Identifier: serverIDs[k], Aliased: serverExact[name]}
 		s.Path = "mcp/" + s.Identifier + ".d.ts"
 		idx := byServer[name]
 		slices.SortFunc(idx, func(a, b int) int { return strings.Compare(c.entries[a].Name, c.entries[b].Name) })
-		usedTools := map[string]bool{}
-		for _, i := range idx {
+		toolNames := make([]string, len(idx))
+		for j, i := range idx {
+			toolNames[j] = c.entries[i].Name
+		}
+		exact := exactNames(toolNames, serverReserved)
+		ids := assignIdentifiers(toolNames, "tool", exact, serverReserved)
+		for j, i := range idx {
 			e := &c.entries[i]
 			t := MCPTool{
-				Identifier:  uniqueIdentifier(toIdentifier(e.Name, "tool"), usedTools, serverReserved),
+				Identifier:  ids[j],
 				ID:          e.ID,
 				Name:        e.Name,
+				Aliased:     exact[e.Name],
 				Description: e.Description,
 				InputSchema: e.InputSchema,
 			}
@@ -172,6 +209,60 @@ func (c *Catalog) buildMCP() {
 		c.serverByID[s.Identifier] = len(c.servers)
 		c.servers = append(c.servers, s)
 	}
+}
+
+// exactNames returns the names that are properties as they are, beside
+// their identifiers: all but the reserved ones.
+func exactNames(names []string, reserved map[string]bool) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		if !reserved[n] {
+			m[n] = true
+		}
+	}
+	return m
+}
+
+// assignIdentifiers returns the identifier of each of names (sorted): an
+// exact name that is already its own camelCase identifier keeps it, and the
+// others take the first free of base, base2, base3, ... in name order, where
+// every exact name counts as taken. So MCP.<server>.<x> never means one tool
+// by identifier and another by exact name: of create_issue and createIssue,
+// createIssue is MCP.s.createIssue and create_issue is MCP.s.createIssue2.
+func assignIdentifiers(names []string, fallback string, exact, reserved map[string]bool) []string {
+	used := maps.Clone(exact)
+	out := make([]string, len(names))
+	for i, n := range names {
+		if exact[n] && !jsReserved[n] && toIdentifier(n, fallback) == n {
+			out[i] = n
+		}
+	}
+	for i, n := range names {
+		if out[i] == "" {
+			out[i] = uniqueIdentifier(toIdentifier(n, fallback), used, reserved)
+		}
+	}
+	return out
+}
+
+// memberPath is the JavaScript expression for obj's member key: obj.key
+// when key is an identifier, obj["key"] otherwise.
+func memberPath(obj, key string) string {
+	if isIdentifier(key) {
+		return obj + "." + key
+	}
+	return obj + "[" + jsonQuote(key) + "]"
+}
+
+// CallPath is how a cell calls t: by its exact name where that is a
+// property (MCP.memory.read_graph, MCP.everything["get-sum"]), otherwise
+// by its identifier.
+func (s *MCPServer) CallPath(t *MCPTool) string {
+	key := t.Identifier
+	if t.Aliased {
+		key = t.Name
+	}
+	return memberPath("MCP."+s.Identifier, key)
 }
 
 // inputContract extracts the required keys and property defaults of a
@@ -206,17 +297,23 @@ func inputContract(schema json.RawMessage) ([]string, []MCPDefault) {
 func (c *Catalog) MCPServers() []MCPServer { return slices.Clone(c.mcp()) }
 
 // MCPTool maps MCP.<server>.<tool> back to its tool, and so to its exact
-// catalog id. server and tool are JS identifiers.
+// catalog id. server and tool are the property names a cell uses: the
+// identifiers, or the exact names where those are properties too.
 func (c *Catalog) MCPTool(server, tool string) (MCPTool, bool) {
 	c.mcp()
 	si, ok := c.serverByID[server]
 	if !ok {
-		return MCPTool{}, false
+		si = slices.IndexFunc(c.servers, func(s MCPServer) bool { return s.Aliased && s.Name == server })
+		if si < 0 {
+			return MCPTool{}, false
+		}
 	}
 	tools := c.servers[si].Tools
 	k, found := slices.BinarySearchFunc(tools, tool, func(t MCPTool, id string) int { return strings.Compare(t.Identifier, id) })
 	if !found {
-		return MCPTool{}, false
+		if k = slices.IndexFunc(tools, func(t MCPTool) bool { return t.Aliased && t.Name == tool }); k < 0 {
+			return MCPTool{}, false
+		}
 	}
 	return tools[k], true
 }
@@ -273,8 +370,8 @@ func (c *Catalog) MCPRootAPI() MCPRootAPI {
 
 // MCPServerAPI returns the MCP.<server>.$api(selector, {schema}) result.
 // An empty selector selects every tool; otherwise tools are selected by
-// method (identifier), path (MCP.<server>.<method> or <server>.<method>) or
-// original tool name. The header is the server's declarations restricted to
+// method (identifier), path (MCP.<server>.<method>, <server>.<method> or
+// the call path by exact name) or original tool name. The header is the server's declarations restricted to
 // the selection. A selector that matches nothing is an error matching
 // [ErrUnknownMCPTool]; so is an unknown server identifier.
 func (c *Catalog) MCPServerAPI(server, selector string, schema bool) (MCPServerAPI, error) {
@@ -288,7 +385,8 @@ func (c *Catalog) MCPServerAPI(server, selector string, schema bool) (MCPServerA
 	for k := range s.Tools {
 		t := &s.Tools[k]
 		if selector == "" || selector == t.Identifier || selector == t.Name ||
-			selector == "MCP."+s.Identifier+"."+t.Identifier || selector == s.Identifier+"."+t.Identifier {
+			selector == "MCP."+s.Identifier+"."+t.Identifier || selector == s.Identifier+"."+t.Identifier ||
+			selector == s.CallPath(t) {
 			picked = append(picked, t)
 		}
 	}

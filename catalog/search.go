@@ -189,9 +189,21 @@ type searchIndex struct {
 	byRank []int32            // rank -> position
 }
 
-func newSearchIndex(entries []Entry, guest []int) searchIndex {
-	n := len(guest)
-	at := func(k int) *Entry { return &entries[guest[k]] }
+// newSearchIndex indexes entries[pos[...]]. alias, when not nil, gives a
+// second name of position k: the name field holds both (so a term found in
+// either scores once, as for a name) and either equals a term exactly.
+func newSearchIndex(entries []Entry, pos []int, alias func(k int) string) searchIndex {
+	n := len(pos)
+	at := func(k int) *Entry { return &entries[pos[k]] }
+	nameOf := func(k int) string { return at(k).Name }
+	if alias != nil {
+		nameOf = func(k int) string {
+			if a := alias(k); a != "" && !strings.EqualFold(a, at(k).Name) {
+				return at(k).Name + " " + a // a space is in no term
+			}
+			return at(k).Name
+		}
+	}
 	// The index is most of Build's serial time, so its independent parts
 	// are built on two goroutines: the description blob and the id order on
 	// one, the other blobs and the exact-match map on the other.
@@ -209,13 +221,20 @@ func newSearchIndex(entries []Entry, guest []int) searchIndex {
 			ix.rank[k] = int32(r)
 		}
 	})
-	ix.name = newBlob(n, func(k int) string { return at(k).Name })
+	ix.name = newBlob(n, nameOf)
 	ix.id = newBlob(n, func(k int) string { return at(k).ID })
 	ix.label = newBlob(n, func(k int) string { return at(k).Label })
 	ix.exact = make(map[string][]int32, 2*n)
 	for k := range n {
 		name := ix.name.field(k)
 		id := ix.id.field(k)
+		if alias != nil {
+			// The field is "name alias"; a name may hold spaces itself.
+			name = strings.ToLower(at(k).Name)
+			if a := strings.ToLower(alias(k)); a != "" && a != name && a != id {
+				ix.exact[a] = append(ix.exact[a], int32(k))
+			}
+		}
 		ix.exact[name] = append(ix.exact[name], int32(k))
 		if id != name {
 			ix.exact[id] = append(ix.exact[id], int32(k))
@@ -284,6 +303,20 @@ func ParseLimit(raw json.RawMessage) (int, error) {
 // (all compared lower-cased). With no terms every entry scores 1. Entries
 // scoring 0 are dropped; ties are broken by id in code-unit order.
 func (c *Catalog) Search(query string, limit int) ([]Compact, error) {
+	top, err := c.rank(&c.index, query, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Compact, len(top))
+	for r, k := range top {
+		out[r] = c.entries[c.guest[k]].Compact()
+	}
+	return out, nil
+}
+
+// rank returns the positions in ix of the best entries for query, best
+// first: the ranking of [Catalog.Search], for any index.
+func (c *Catalog) rank(ix *searchIndex, query string, limit int) ([]int32, error) {
 	if limit < 0 {
 		return nil, ErrInvalidLimit
 	}
@@ -291,24 +324,16 @@ func (c *Catalog) Search(query string, limit int) ([]Compact, error) {
 		limit = c.defaultLimit
 	}
 	limit = min(limit, c.maxLimit)
-	ix := &c.index
-	n := len(c.guest)
+	n := len(ix.rank)
 	terms := tokenize(query)
-	var top []int32
 	if len(terms) == 0 {
-		top = ix.byRank[:min(limit, n)]
-	} else {
-		scores := make([]int32, n)
-		for _, t := range terms {
-			ix.score(t, scores)
-		}
-		top = ix.best(scores, limit)
+		return ix.byRank[:min(limit, n)], nil
 	}
-	out := make([]Compact, len(top))
-	for r, k := range top {
-		out[r] = c.entries[c.guest[k]].Compact()
+	scores := make([]int32, n)
+	for _, t := range terms {
+		ix.score(t, scores)
 	}
-	return out, nil
+	return ix.best(scores, limit), nil
 }
 
 // best returns the positions of the limit highest scores (score descending,
