@@ -188,3 +188,44 @@ func TestStoreNeedsASession(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+func TestOutputOverflowSaysWhatAndShowsItsStart(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	for _, c := range []struct{ src, what, start string }{
+		{`text("ab".repeat(60000))`, "a text item of 120025 bytes after 0 bytes of output", `it starts "abababab`},
+		{`text("ok"); json({rows: "r".repeat(70000)})`, "a json item of 70035 bytes after 27 bytes of output", `it starts "{\"rows\":\"rrrr`},
+		{`return "v".repeat(70000)`, "the return value, 70002 bytes of JSON,", `it starts "\"vvvv`},
+	} {
+		r := exec(t, run, c.src)
+		if r.Status != StatusFailed || r.Code != "output_limit_exceeded" || !strings.HasPrefix(r.Error, msgOutputLimit+": "+c.what) ||
+			!strings.Contains(r.Error, c.start) || !strings.Contains(r.Error, "…") || len(r.Error) > 400 {
+			t.Errorf("%s:\n%+v", c.src, r)
+		}
+		for _, host := range []string{"bridge.js", "prelude.js", "env.js", "__cm_host"} {
+			if strings.Contains(r.Error, host) {
+				t.Errorf("%s: host code in the failure: %s", c.src, r.Error)
+			}
+		}
+	}
+}
+
+func TestFailuresCarryNoHostFrames(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	for _, src := range []string{
+		`await tools.callValue("no_such_tool", {})`,
+		`store("", 1)`,
+		`await store("k", "x".repeat(300000))`, // rejected by the host
+		`setTimeout("code", 1)`,
+		`await fetch("https://example.com")`,
+	} {
+		r := exec(t, run, src)
+		if r.Status != StatusFailed {
+			t.Fatalf("%s: %+v", src, r)
+		}
+		for _, host := range []string{"bridge.js", "prelude.js", "env.js", "web.js"} {
+			if strings.Contains(r.Error, host) {
+				t.Errorf("%s: host frame in %q", src, r.Error)
+			}
+		}
+	}
+}

@@ -36,7 +36,7 @@ type state struct {
 
 	output        []Output
 	outputBytes   int
-	outputTooLong bool // an item passed maxOutputBytes
+	outputTooLong string // what passed maxOutputBytes, when an item did
 	outputTooDeep bool // an item was too deep for encoding/json
 
 	namespaces nsRuntime // this exec's namespace scopes
@@ -180,8 +180,10 @@ func (st *state) Emit(kind abi.OutputKind, payload string) error {
 		return errors.New(msgTooDeep)
 	}
 	if st.outputBytes+len(b) > st.run.rt.cfg.MaxOutputBytes {
-		st.outputTooLong = true
-		return errors.New(msgOutputLimit)
+		if st.outputTooLong == "" {
+			st.outputTooLong = st.run.overflow(fmt.Sprintf("a %s item of %d bytes after %d bytes of output", o.Type, len(b), st.outputBytes), payload)
+		}
+		return errors.New(st.outputTooLong)
 	}
 	st.outputBytes += len(b)
 	st.output = append(st.output, o)
@@ -350,12 +352,20 @@ func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step
 	return cell.Settle(ctx, s.ticket, s.outcome)
 }
 
+// overflow words an output_limit_exceeded message: what broke the limit and
+// how it starts, so the model sees what to cut.
+func (run *Run) overflow(what, payload string) string {
+	head := truncateUTF8(payload, 80)
+	return fmt.Sprintf("%s: %s would pass maxOutputBytes (%d); it starts %q. Return or print less: a summary, a slice, or only the fields you need.",
+		msgOutputLimit, what, run.rt.cfg.MaxOutputBytes, head)
+}
+
 // outputFailure is the result of a run whose output broke a limit: it fails
 // whether or not the guest caught the error its text() or json() threw.
 func (st *state) outputFailure() (Result, bool) {
 	switch {
-	case st.outputTooLong:
-		return st.run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit), true
+	case st.outputTooLong != "":
+		return st.run.failed(abi.CodeOutputLimitExceeded, "", st.outputTooLong), true
 	case st.outputTooDeep:
 		return st.run.failed(abi.CodeOutputLimitExceeded, "too_deep", msgTooDeep), true
 	}
@@ -368,7 +378,7 @@ func (run *Run) completed(st *state, value string) Result {
 		return r
 	}
 	if len(value) > run.rt.cfg.MaxOutputBytes {
-		return run.failed(abi.CodeOutputLimitExceeded, "", msgOutputLimit)
+		return run.failed(abi.CodeOutputLimitExceeded, "", run.overflow(fmt.Sprintf("the return value, %d bytes of JSON,", len(value)), value))
 	}
 	r := Result{Status: StatusCompleted, Value: json.RawMessage(wellFormed(value)), Telemetry: run.telemetry()}
 	if !json.Valid(r.Value) { // the bridge's encoder gives JSON, but Go's has a depth limit

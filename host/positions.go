@@ -50,8 +50,33 @@ func (st *state) failure(f *abi.Failure) Result {
 	n := st.run.rt.cfg.MaxOutputBytes
 	mapped := *f
 	mapped.Message = st.pos.rewrite(truncateUTF8(f.Message, n))
-	mapped.Stack = st.pos.rewrite(truncateUTF8(f.Stack, n))
+	mapped.Stack = dropHostFrames(st.pos.rewrite(truncateUTF8(f.Stack, n)))
 	return st.run.failure(&mapped)
+}
+
+// hostFrame matches a stack frame in the scripts the host and the engines put
+// into every VM; they are not the user's code, and their positions would
+// only confuse a model.
+var hostFrame = func() *regexp.Regexp {
+	names := []string{regexp.QuoteMeta("bridge.js"), regexp.QuoteMeta("prelude.js")}
+	for _, sc := range abi.EnvScripts {
+		names = append(names, regexp.QuoteMeta(sc.Name))
+	}
+	return regexp.MustCompile(`^\s*at .*\((?:` + strings.Join(names, "|") + `):\d+(?::\d+)?\)\s*$`)
+}()
+
+func dropHostFrames(stack string) string {
+	if !strings.Contains(stack, ".js:") {
+		return stack
+	}
+	lines := strings.Split(stack, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if !hostFrame.MatchString(l) {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 var cellPosition = regexp.MustCompile(`\bcell\.js:(\d+):(\d+)`)
