@@ -37,7 +37,7 @@ type state struct {
 	output        []Output
 	outputBytes   int
 	outputTooLong string // what passed maxOutputBytes, when an item did
-	outputTooDeep bool // an item was too deep for encoding/json
+	outputTooDeep bool   // an item was too deep for encoding/json
 
 	namespaces nsRuntime // this exec's namespace scopes
 	pos        positions // maps error positions back to the user's code
