@@ -219,6 +219,55 @@ func TestInterchange(t *testing.T, a, b *Target) {
 			t.Fatalf("%v %q %v", s.Status, s.Value, s.Failure)
 		}
 	})
+	t.Run("timers and stored values across runtimes", func(t *testing.T) {
+		// Timers and store/load live in the VM as callbacks and promises,
+		// with the host holding only tickets: a snapshot carries them from
+		// one runtime to the other and back.
+		const src = `
+			const fired = [];
+			setTimeout((v) => fired.push(v), 60000, "due");
+			const gone = setTimeout(() => fired.push("cleared"), 60000);
+			await store("k", 41);
+			clearTimeout(gone);
+			const v = await load("k");
+			await new Promise((r) => setTimeout(r, 0));
+			return [fired, v];`
+		ctx := context.Background()
+		move := func(c abi.Cell, to abi.Engine, next abi.Ticket) (abi.Cell, *Host) {
+			img, err := c.Snapshot(ctx)
+			c.Close(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := &Host{Next: next}
+			r, err := to.Restore(ctx, img, abi.Limits{}, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r, h
+		}
+		c, s := RunCell(t, ea, &Host{}, src) // tickets 1, 2: timers; 3: store
+		if s.Status != abi.StepPending {
+			t.Fatal(s)
+		}
+		c, h := move(c, eb, 3)
+		if s = c.Settle(ctx, 3, abi.Resolve(`null`)); s.Status != abi.StepPending { // 4: timer_clear, 5: load
+			t.Fatal(s)
+		}
+		if len(h.Requests) != 2 || h.Requests[0].Op != "timer_clear" || h.Requests[1].Op != "load" {
+			t.Fatalf("requests after the first move: %+v", h.Requests)
+		}
+		c, _ = move(c, ea, 5)
+		defer c.Close(ctx)
+		c.Settle(ctx, 1, abi.Resolve(`null`))
+		c.Settle(ctx, 2, abi.Resolve(`null`)) // the cleared timer's ticket: its callback must not run
+		if s = c.Settle(ctx, 5, abi.Resolve(`[41]`)); s.Status != abi.StepPending { // 6: the zero timer
+			t.Fatal(s)
+		}
+		if s = c.Settle(ctx, 6, abi.Resolve(`null`)); s.Status != abi.StepCompleted || s.Value != `[["due"],41]` {
+			t.Fatalf("%v %q %v", s.Status, s.Value, s.Failure)
+		}
+	})
 	t.Run("same bytes", func(t *testing.T) {
 		// The same state encodes to the same image on both runtimes.
 		const src = "globalThis.k = 7; await __cm_bridge.request('x', '{}'); return k"
