@@ -8,11 +8,19 @@ var moduleHolders = map[string]bool{
 }
 
 // ModuleAccess reports whether code reaches for a module loader: an import
-// declaration, import(...), import.meta, require as a value (also spelled
-// with escapes or through `(0, require)`), module.require and the like, or
-// process.getBuiltinModule. It works on tokens, so strings, comments,
-// template text, regular expressions, property names such as api.import()
-// and identifiers such as important pass.
+// declaration, import(...), import.meta, require or createRequire as a value
+// (also spelled with escapes or through `(0, require)`), module.require and
+// the like, process.getBuiltinModule, process.binding and process.dlopen. It
+// works on tokens, so strings, comments, template text, regular
+// expressions, property names such as api.import() and identifiers such as
+// important pass.
+//
+// Naming a loader under typeof (`typeof require`, `typeof
+// process.getBuiltinModule === "function"`) is not a use: typeof of a name
+// or a dotted path only reads a type, it cannot call or pass the loader. The
+// operand must end there: `typeof require("fs")`, `typeof require.resolve(x)`
+// or `typeof module["require"]` still count. Mentioning process, module or
+// globalThis is not a use either; only reaching a loader through them is.
 //
 // The engine has no module loader at all; this check exists to give the
 // model a clear message instead of a confusing runtime failure. When the
@@ -21,55 +29,132 @@ var moduleHolders = map[string]bool{
 // tokenizer blind spot cannot be used to slip past it. Where a `/` may be read
 // two ways, both readings are checked.
 func ModuleAccess(code string) bool {
+	denied, _ := moduleAccess(code)
+	return denied
+}
+
+// lexed is a cell's token stream as the module check read it, kept for the
+// trailing-expression rewrite so the cell is tokenized once. ok is false
+// when it did not tokenize; sure is false when a `/` could be read another
+// way (the other readings are not kept).
+type lexed struct {
+	toks     []token
+	ok, sure bool
+}
+
+func moduleAccess(code string) (bool, lexed) {
 	toks, alts, exhausted, err := tokenize(code)
 	if err != nil || exhausted {
-		return strings.Contains(code, "import") || strings.Contains(code, "require") ||
-			strings.Contains(code, "getBuiltinModule") || strings.Contains(code, `\u`)
+		for _, w := range fallbackWords {
+			if strings.Contains(code, w) {
+				return true, lexed{}
+			}
+		}
+		return false, lexed{toks: toks, ok: err == nil}
 	}
+	lx := lexed{toks: toks, ok: true, sure: len(alts) == 0}
 	if loaderUse(toks) {
-		return true
+		return true, lx
 	}
 	for _, alt := range alts {
 		if loaderUse(alt) {
-			return true
+			return true, lx
 		}
 	}
-	return false
+	return false, lx
 }
+
+// fallbackWords refuse code the lexer cannot read.
+var fallbackWords = []string{"import", "require", "createRequire", "getBuiltinModule", "binding", "Binding", "dlopen", `\u`}
+
+// processLoaders are the methods of process that load modules or native code.
+var processLoaders = map[string]bool{"getBuiltinModule": true, "binding": true, "_linkedBinding": true, "dlopen": true}
 
 // loaderUse applies the rules to one reading of the code.
 func loaderUse(toks []token) bool {
+	named := -1 // toks up to here are a typeof's operand: named, not used
 	for i, t := range toks {
+		if i <= named {
+			continue
+		}
+		member := punctAt(toks, i-1, ".") || punctAt(toks, i-1, "?.")
+		holder := ""
+		if member && i >= 2 && toks[i-2].kind == tokIdent {
+			holder = toks[i-2].text
+		}
 		if t.kind == tokString && i >= 2 && punctAt(toks, i-1, "[") && toks[i-2].kind == tokIdent {
 			// module["require"], process["getBuiltinModule"]
-			if t.text == "getBuiltinModule" || t.text == "require" && moduleHolders[toks[i-2].text] {
+			h := toks[i-2].text
+			if t.text == "getBuiltinModule" || t.text == "createRequire" || t.text == "require" && moduleHolders[h] ||
+				processLoaders[t.text] && h == "process" {
 				return true
 			}
 		}
 		if t.kind != tokIdent {
 			continue
 		}
-		member := punctAt(toks, i-1, ".") || punctAt(toks, i-1, "?.")
+		key := isPropertyKey(toks, i)
 		switch t.text {
+		case "typeof":
+			if !member {
+				if end, ok := typeofOperand(toks, i+1); ok {
+					named = end
+				}
+			}
 		case "import":
-			if !member && !isPropertyKey(toks, i) {
+			if !member && !key {
 				return true
 			}
 		case "require":
-			if member && i >= 2 && toks[i-2].kind == tokIdent && moduleHolders[toks[i-2].text] {
+			if moduleHolders[holder] || !member && !key {
 				return true
 			}
-			if !member && !isPropertyKey(toks, i) {
+		case "createRequire":
+			if !key {
 				return true
 			}
-		case "getBuiltinModule":
-			if !member && !isPropertyKey(toks, i) ||
-				member && i >= 2 && toks[i-2].kind == tokIdent && toks[i-2].text == "process" {
+		case "_load":
+			if holder == "constructor" || holder == "Module" { // module.constructor._load("fs")
+				return true
+			}
+		default:
+			if processLoaders[t.text] && holder == "process" ||
+				t.text == "getBuiltinModule" && !member && !key { // const { getBuiltinModule } = process
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// typeofOperand reports whether toks from i on are a name or a dotted path
+// that ends typeof's operand (`typeof a.b === "x"`, not `typeof a.b()`), and
+// where it ends. Anything that could call, index, tag or assign to it makes
+// it not one.
+func typeofOperand(toks []token, i int) (int, bool) {
+	if i >= len(toks) || toks[i].kind != tokIdent || toks[i].text == "import" { // import.meta is module syntax
+		return 0, false
+	}
+	for (punctAt(toks, i+1, ".") || punctAt(toks, i+1, "?.")) && i+2 < len(toks) &&
+		(toks[i+2].kind == tokIdent || toks[i+2].kind == tokPrivate) {
+		i += 2
+	}
+	if i+1 == len(toks) {
+		return i, true
+	}
+	switch next := toks[i+1]; {
+	case next.kind == tokTemplate:
+		return 0, false // a tagged template calls it
+	case next.kind != tokPunct:
+		return i, true // as, in, instanceof, or a new statement
+	case next.text == "!" || next.text == "=": // TypeScript's x!(...) or an assignment, but not != or ==
+		return i, punctAt(toks, i+2, "=")
+	}
+	switch toks[i+1].text {
+	case "(", "[", ".", "?.", "++", "--":
+		return 0, false
+	}
+	return i, true
 }
 
 func punctAt(toks []token, i int, p string) bool {

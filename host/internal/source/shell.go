@@ -16,12 +16,17 @@ import (
 //     `function f {`) is shell when the program does not parse as JavaScript;
 //  3. leading VAR=value assignments are skipped;
 //  4. the first word must be a candidate: a known command (optionally under
-//     /bin/ or /usr/bin/), an identifier that is not a keyword or global, or
-//     an executable path (./x, ../x, /x, ~/x, C:\x); anything else is JavaScript;
-//  5. an unknown identifier used like JavaScript (`foo(`, `foo.`, `foo =`,
-//     `foo[`, foo`...`) is JavaScript without a parse, so a typo there gets the
-//     engine's syntax error rather than advice about shell;
-//  6. a program that does not parse (esbuild, as an async function body) is shell;
+//     /bin/ or /usr/bin/), an identifier that is not a keyword or global, an
+//     executable path (./x, ../x, /x, ~/x, C:\x, .\x, ..\x), or a word
+//     shaped like a command's name (custom-tool, build.exe); anything else is
+//     JavaScript;
+//  5. an unknown identifier or command name used like JavaScript (`foo(`,
+//     `foo.`, `foo =`, `foo[`, foo`...`) is JavaScript without a parse, so a
+//     typo there gets the engine's syntax error rather than advice about shell;
+//  6. a program that does not parse (esbuild, as an async function body) is
+//     shell; for a command name only when a word, a flag or the end of the
+//     statement follows it (`custom-tool --format=json`, not `a-b + (`);
+//     a command name in a program that parses is JavaScript (`a-b`, `x.sh`);
 //  7. a command name bound by var or function anywhere in the program is
 //     JavaScript (`whoami;` next to `function whoami() {}`): prepending
 //     `let name;` fails to parse while `var name;` parses;
@@ -54,11 +59,14 @@ func ShellShaped(code string, typescript bool) bool {
 	if kind == notCandidate {
 		return false
 	}
-	if kind == unknownIdent && jsContinuation.MatchString(after) {
+	if (kind == unknownIdent || kind == commandName) && jsContinuation.MatchString(after) {
 		return false
 	}
 	if !parses(s, typescript) {
-		return true
+		return kind != commandName || commandFollower(after)
+	}
+	if kind == commandName {
+		return false // valid JavaScript: a subtraction or a member
 	}
 	if isIdentifier(name) && hoisted(s, name, typescript) {
 		return false
@@ -73,6 +81,7 @@ const (
 	knownCommand
 	unknownIdent
 	executablePath
+	commandName // custom-tool, gradlew.bat: JavaScript only by accident
 )
 
 var (
@@ -82,10 +91,16 @@ var (
 	jsContinuation = regexp.MustCompile("^[ \t]*(?:[(\\[`]|\\.[A-Za-z_$#]|\\?\\.|=[^=]|=$|=>)")
 	flag           = regexp.MustCompile(`^[ \t]+--?[A-Za-z]`)
 	knownFlag      = regexp.MustCompile(`^[ \t]+--?[A-Za-z0-9]`)
-	knownPath      = regexp.MustCompile(`^[ \t]+(?:\.{1,2}/|/|~/|[A-Za-z]:\\)`)
+	knownPath      = regexp.MustCompile(`^[ \t]+(?:\.{1,2}[/\\]|/|~/|[A-Za-z]:\\)`)
 	knownOperator  = regexp.MustCompile(`^[ \t]*(?:\||&&|[0-9]?>|<|&>)`)
 	jqDot          = regexp.MustCompile(`^[ \t]+\.(?:$|[ \t\n;|])`)
-	pathStart      = regexp.MustCompile(`^(?:\.{1,2}/|/|~/|[A-Za-z]:\\)`)
+	pathStart      = regexp.MustCompile(`^(?:\.{1,2}[/\\]|/|~/|[A-Za-z]:\\)`)
+	// A command's name: words joined by hyphens, or a file name with an
+	// extension that runs. As JavaScript these are a subtraction or a member.
+	commandWord = regexp.MustCompile(`^(?:[A-Za-z_]\w*(?:-\w+)+|[A-Za-z_][\w-]*\.(?i:exe|bat|cmd|ps1|sh|py))$`)
+	// wordFollower is what follows a command's name on its line: a flag, an
+	// argument, a quoted string, a variable.
+	wordFollower = regexp.MustCompile(`^[ \t]+(?:--?[A-Za-z0-9]|[\w./~\\"'$])`)
 )
 
 // skipLeadingComments drops leading whitespace and comments; a #! line makes
@@ -142,6 +157,8 @@ func classify(word string) (name string, kind candidate) {
 		return word, executablePath
 	case isIdentifier(word) && !jsKeywords[word] && !jsGlobals[word]:
 		return word, unknownIdent
+	case commandWord.MatchString(word):
+		return word, commandName
 	}
 	return "", notCandidate
 }
@@ -173,6 +190,13 @@ func shellFollower(name string, kind candidate, after string) bool {
 	}
 	return knownFlag.MatchString(after) || knownPath.MatchString(after) || knownOperator.MatchString(after) ||
 		name == "jq" && jqDot.MatchString(after)
+}
+
+// commandFollower reports whether what follows a command's name in code
+// that does not parse makes it a command line: arguments, flags, a shell
+// operator or the end of the statement, not JavaScript operators.
+func commandFollower(after string) bool {
+	return endsStatement(after) || wordFollower.MatchString(after) || knownOperator.MatchString(after)
 }
 
 // endsStatement reports whether after is `;`, the end of input, or a line

@@ -71,6 +71,29 @@ func TestShellShaped(t *testing.T) {
 		"make",
 		"sudo rm -rf /",
 		"kubectl get pods -n x",
+		// Windows paths and commands with flags.
+		`.\gradlew.bat test`,
+		`.\gradlew.bat`,
+		`C:\tools\build.exe --release`,
+		`..\scripts\run.ps1`,
+		`..\scripts\run.ps1 -Verbose`,
+		`git add .\src`,
+		"custom-tool --format=json",
+		"custom-tool status",
+		"my-tool -v --out=x.json",
+		"my-tool 'quoted arg'",
+		"my-tool $HOME",
+		"my-tool | grep x",
+		"my_tool --format=json",
+		"mytool -v --out=x.json",
+		"npm run build -- --watch",
+		"gradlew.bat test",
+		"build.exe --release",
+		"setup.sh --prefix=/usr",
+		`Get-ChildItem -Path .\src | Select-Object Name`,
+		"a --b",
+		"x-y --z",
+		"# build it\ncustom-tool --fast",
 	}
 	js := []string{
 		"",
@@ -122,6 +145,28 @@ func TestShellShaped(t *testing.T) {
 		"x = 1\nreturn x",
 		"label: for (;;) break label",
 		"yield_control(\"waiting\")",
+		// Valid JavaScript with minus signs and dots is never shell.
+		"return a - -b",
+		"a - -b",
+		"a-b",
+		"a - b",
+		"a-b;",
+		"x = y - -z",
+		"custom-tool",
+		"custom-tool\n",
+		"a-b-c * 2",
+		"build.exe",
+		"run.ps1 -Verbose", // parses: run.ps1 minus Verbose
+		"Get-ChildItem -Recurse",
+		"a--",
+		"a --\nb",
+		// JavaScript typos after a hyphenated word are not commands.
+		"a-b + c(",
+		"a-b(",
+		"a-b.c(",
+		"a-b = (",
+		"a-b[0",
+		"x = y --z", // a syntax error, but not shell: it starts as an assignment
 	}
 	for _, c := range shell {
 		if !ShellShaped(c, false) {
