@@ -1,0 +1,5 @@
+// status: completed
+// value: "done"
+setInterval(() => { for (;;) {} }, 0);
+setInterval(() => text("tick"), 1);
+return "done";
