@@ -60,6 +60,9 @@ func (run *Run) dispatch(ctx context.Context, st *state, pc *pendingCall, op, pa
 	case "namespace":
 		run.calls.Add(1)
 		v, err = run.invokeNamespace(ctx, st, pc, []byte(payload))
+	case "mcp_search":
+		run.searches.Add(1)
+		v, err = run.mcpSearch(args.Query, args.Options.Limit)
 	case "mcp_api":
 		v, err = run.mcpAPI([]byte(payload))
 	case "mcp_request":

@@ -243,12 +243,12 @@ func TestControlToolsAreUnreachableFromGuest(t *testing.T) {
 	rt := newRuntime(t, `true`, shipments())
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `
-		const out = [typeof __cm_bridge, typeof __cm_setup, typeof __cm_host_request, typeof tools.exec, typeof tools.wait];
+		const out = [typeof __cm_bridge, typeof __cm_setup, typeof __cm_host_request, "exec" in tools, "wait" in tools];
 		for (const id of ["exec", "wait", "openclaw:core:exec", "tool_search"]) {
 			try { await tools.call(id, {}); out.push("called " + id); } catch (e) { out.push("refused"); }
 		}
 		return out;`)
-	if string(r.Value) != `["undefined","undefined","undefined","undefined","undefined","refused","refused","refused","refused"]` {
+	if string(r.Value) != `["undefined","undefined","undefined",false,false,"refused","refused","refused","refused"]` {
 		t.Fatalf("%s %s", r.Value, r.Error)
 	}
 }

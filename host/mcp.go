@@ -60,23 +60,54 @@ var mcpMethods = []string{"resources/list", "resources/read", "prompts/list", "p
 
 func isMCPMethod(name string) bool { return slices.Contains(mcpMethods, name) }
 
-// mcpSetup is the guest data for the MCP object: per server, its identifier
-// and its tools' identifiers with their exact ids.
+// mcpSetup is the guest data for the MCP object: per server, its identifier,
+// its exact name when that is a property too and differs, and its tools as
+// [identifier, exact id] or [identifier, exact id, exact name] when the exact
+// name is a property too and differs.
 type mcpSetup struct {
-	Identifier string      `json:"identifier"`
-	Tools      [][2]string `json:"tools"`
+	Identifier string     `json:"identifier"`
+	Name       string     `json:"name,omitempty"`
+	Tools      [][]string `json:"tools"`
 }
 
 func (run *Run) mcpSetup() []mcpSetup {
 	out := []mcpSetup{}
 	for _, s := range run.catalog.MCPServers() {
-		ms := mcpSetup{Identifier: s.Identifier, Tools: [][2]string{}}
+		ms := mcpSetup{Identifier: s.Identifier, Tools: [][]string{}}
+		if s.Aliased && s.Name != s.Identifier {
+			ms.Name = s.Name
+		}
 		for _, t := range s.Tools {
-			ms.Tools = append(ms.Tools, [2]string{t.Identifier, t.ID})
+			tool := []string{t.Identifier, t.ID}
+			if t.Aliased && t.Name != t.Identifier {
+				tool = append(tool, t.Name)
+			}
+			ms.Tools = append(ms.Tools, tool)
 		}
 		out = append(out, ms)
 	}
 	return out
+}
+
+// mcpSearch serves MCP.$search(query, { limit }), with tools.search's
+// argument rules.
+func (run *Run) mcpSearch(query, limit json.RawMessage) (any, error) {
+	var q string
+	if json.Unmarshal(query, &q) != nil {
+		return nil, errors.New("query must be a string.")
+	}
+	n := 0
+	if len(limit) > 0 && string(limit) != "null" {
+		var err error
+		if n, err = catalog.ParseLimit(limit); err != nil {
+			return nil, err
+		}
+	}
+	res, err := run.catalog.MCPSearch(q, n)
+	if res == nil && err == nil {
+		res = []catalog.MCPHit{}
+	}
+	return res, err
 }
 
 // mcpCall runs MCP.<server>.<tool>(input): schema defaults are applied and

@@ -12,8 +12,135 @@
   const parse = JSON.parse;
   const freeze = Object.freeze;
   const E = Error;
+  const TE = TypeError;
   const str = String;
   const isArray = Array.isArray;
+  const keysOf = Object.keys;
+  const P = Proxy;
+  const apply = Reflect.apply;
+  const lowerOf = String.prototype.toLowerCase;
+  const includesOf = String.prototype.includes;
+  const codeAt = String.prototype.charCodeAt;
+  const execOf = RegExp.prototype.exec;
+  const identRe = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  const isIdent = (s) => apply(execOf, identRe, [s]) !== null;
+
+  // probe are the names that the language and ordinary code read on any
+  // object to see what it is: await reads then, JSON.stringify toJSON, string
+  // conversion toString and valueOf. The guarded objects below answer them as
+  // a plain object would, never with a missing-name function. The same list
+  // is catalog.ProbeNames, the names no MCP server or tool takes; a host test
+  // compares the two.
+  const probe = Object.create(null);
+  for (const n of ["then", "toJSON", "toString", "toLocaleString", "valueOf", "constructor", "prototype",
+    "__proto__", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable",
+    "__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__"]) probe[n] = true;
+
+  // squash lower-cases s and keeps its letters and digits, at most 32 of
+  // them: read_graph, readGraph and READ-GRAPH are one name to a typo.
+  const squash = (s) => {
+    const l = apply(lowerOf, s, []);
+    let out = "";
+    for (let i = 0; i < l.length && out.length < 32; i++) {
+      const c = apply(codeAt, l, [i]);
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) out += l[i];
+    }
+    return out === "" ? l.slice(0, 32) : out;
+  };
+  // distance is the edit distance of a and b, or cap + 1 once it must
+  // exceed cap: most names are far from a typo, and stop after a few rows.
+  const distance = (a, b, cap) => {
+    let prev = [];
+    for (let j = 0; j <= b.length; j++) prev[j] = j;
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      let low = i;
+      for (let j = 1; j <= b.length; j++) {
+        let d = prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
+        if (prev[j] + 1 < d) d = prev[j] + 1;
+        if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1;
+        cur[j] = d;
+        if (d < low) low = d;
+      }
+      if (low > cap) return cap + 1;
+      prev = cur;
+    }
+    return prev[b.length];
+  };
+  // closest returns the displays of the (at most 5) candidates nearest to
+  // needle. A candidate is [display, name, other name?]; its score is its
+  // best name's: the same name but for case and separators first, then a
+  // name holding the needle or held by it, then by edit distance. Names
+  // further than half the needle's length are only named when nothing is
+  // nearer. Ties go in display order.
+  const closest = (needle, candidates) => {
+    const n = squash(str(needle));
+    const near = n.length < 4 ? 2 : (n.length + 1) >> 1;
+    const top = []; // [score, display], best first
+    for (const c of candidates) {
+      let score = 1e9;
+      for (let i = 1; i < c.length; i++) {
+        const m = squash(c[i]);
+        let sc;
+        if (m === n) sc = 0;
+        else if (apply(includesOf, m, [n]) || apply(includesOf, n, [m])) sc = 1;
+        else sc = 2 + distance(n, m, top.length === 5 ? top[4][0] - 2 : 64);
+        if (sc < score) score = sc;
+      }
+      const display = c[0];
+      let at = top.length;
+      while (at > 0 && (top[at - 1][0] > score || (top[at - 1][0] === score && top[at - 1][1] > display))) at--;
+      if (at < 5) {
+        for (let k = top.length < 5 ? top.length : 4; k > at; k--) top[k] = top[k - 1];
+        top[at] = [score, display];
+      }
+    }
+    const out = [];
+    for (let i = 0; i < top.length; i++) {
+      if (top[i][0] <= near + 2 || top[0][0] > near + 2) out[out.length] = top[i][1];
+    }
+    return out;
+  };
+  const shown = (k) => isIdent(k) ? k : stringify(k);
+  const member = (obj, k) => obj + (isIdent(k) ? "." + k : "[" + stringify(k) + "]");
+  const quote = (k) => {
+    const s = str(k);
+    return stringify(s.length > 80 ? s.slice(0, 80) + "…" : s);
+  };
+  // missingMessage names what is missing, the closest candidates (names
+  // by default) and a hint.
+  const missingMessage = (what, key, names, hint, candidates) => {
+    if (candidates === undefined) {
+      candidates = [];
+      for (const k of names) candidates[candidates.length] = [shown(k), k];
+    }
+    const near = closest(key, candidates);
+    return what + " " + quote(key) + "." + (near.length > 0 ? " Closest: " + near.join(", ") + "." : "") + (hint ? " " + hint : "");
+  };
+
+  // A name a guarded object does not have reads as a function that throws a
+  // TypeError naming the closest real names when it is called (or when a
+  // member of it is called: MCP.nope.tool() names MCP's servers). Throwing
+  // at the access instead would break code that merely looks: destructuring,
+  // logging, feature tests, the probes of libraries and of the engine. The
+  // call throws synchronously, so a mistyped name is never a rejected promise
+  // that nothing awaits. typeof reads such a name as "function"; `name in
+  // object` and Object.keys tell the real members.
+  const missing = (message) => {
+    let self;
+    const fail = freeze(() => { throw new TE(message()); });
+    self = new P(fail, {
+      get: (t, k) => (typeof k === "symbol" || k in t || probe[k] === true) ? t[k] : self,
+      apply: fail,
+    });
+    return self;
+  };
+  // guard freezes obj and answers the names it lacks with missing(). Every
+  // other operation reaches the frozen object unchanged: Object.keys,
+  // JSON.stringify, `in`, and refused writes.
+  const guard = (obj, message) => new P(freeze(obj), {
+    get: (t, k) => (typeof k === "symbol" || k in t || probe[k] === true) ? t[k] : missing(() => message(k, keysOf(t))),
+  });
 
   const bridge = (op, args) => {
     let payload;
@@ -74,10 +201,30 @@
     for (const [name, id] of data.names) {
       tools[name] = (input) => tools.callValue(id, input);
     }
-    define("tools", freeze(tools));
+    // A name that is no tools member may be an MCP tool's, or a catalog
+    // tool's that has no convenience function: say where it is. Otherwise
+    // the closest names are among both tools' members and MCP tools.
+    const toolsMissing = (k, names) => {
+      const candidates = [];
+      for (const n of names) candidates[candidates.length] = ["tools." + n, n];
+      for (const s of data.mcp) {
+        for (const [ident, , exact] of s.tools) {
+          const path = member("MCP." + s.identifier, exact !== undefined ? exact : ident);
+          if (k === ident || k === exact) return "tools has no function " + quote(k) + ". It is an MCP tool: call " + path + "(input).";
+          candidates[candidates.length] = exact !== undefined ? [path, ident, exact] : [path, ident];
+        }
+      }
+      const ids = [];
+      for (const t of g.ALL_TOOLS) if ((t.name === k || t.id === k) && ids.length < 5) ids[ids.length] = stringify(t.id);
+      if (ids.length > 0) return "tools has no function " + quote(k) + ". Call it with tools.callValue(" + ids.join(" or ") + ", input).";
+      return missingMessage("tools has no function", k, names, "tools.search(query) finds catalog tools.", candidates);
+    };
+    define("tools", guard(tools, toolsMissing));
     files = freeze(data.files.map((f) => freeze(f)));
+    // MCP's own members are not enumerable: Object.keys(MCP) is the servers.
     const mcp = Object.create(null);
-    mcp.$api = () => bridge("mcp_api", {});
+    Object.defineProperty(mcp, "$api", { value: () => bridge("mcp_api", {}) });
+    Object.defineProperty(mcp, "$search", { value: (query, options) => bridge("mcp_search", { query, options }) });
     for (const s of data.mcp) {
       const server = Object.create(null);
       const sid = s.identifier;
@@ -86,41 +233,48 @@
         selector: toolName === undefined || toolName === null ? "" : str(toolName),
         schema: !!(options && options.schema),
       });
-      for (const [method, id] of s.tools) {
-        server[method] = (...args) => {
+      // A tool is a property by its identifier and, when the host sends
+      // one, by its exact MCP name: the same function, so the same id.
+      for (const [method, id, exact] of s.tools) {
+        const call = (...args) => {
           const input = args[0];
           if (args.length > 1 || (args.length === 1 && (typeof input !== "object" || input === null || isArray(input)))) {
             return Promise.reject(new E("MCP namespace tools accept one object argument."));
           }
           return bridge("mcp", { id, input: input === undefined ? {} : input });
         };
+        server[method] = call;
+        if (exact !== undefined && !(exact in server)) server[exact] = call;
       }
       const op = (method) => (params) => bridge("mcp_request", { server: sid, method, params: params === undefined ? {} : params });
       server.resources = freeze({ list: op("resources/list"), read: op("resources/read") });
       server.prompts = freeze({ list: op("prompts/list"), get: op("prompts/get") });
-      mcp[sid] = freeze(server);
+      const guarded = guard(server, (k, names) => missingMessage("MCP." + sid + " has no tool", k, names,
+        "MCP.$search(query) finds MCP tools."));
+      mcp[sid] = guarded;
+      if (s.name !== undefined && !(s.name in mcp)) mcp[s.name] = guarded;
     }
-    define("MCP", freeze(mcp));
+    define("MCP", guard(mcp, (k, names) => missingMessage("MCP has no server", k, names, "MCP.$api() lists them.")));
     const spaces = Object.create(null);
-    const build = (id, d) => {
+    const build = (id, d, path) => {
       switch (d.k) {
         case "f": return (...args) => bridge("namespace", { id, path: d.p, args });
-        case "a": return freeze(d.a.map((x) => build(id, x)));
+        case "a": return freeze(d.a.map((x, i) => build(id, x, path + "[" + i + "]")));
         case "o": {
           const o = {};
-          for (const k of Object.keys(d.o)) o[k] = build(id, d.o[k]);
-          return freeze(o);
+          for (const k of keysOf(d.o)) o[k] = build(id, d.o[k], member(path, k));
+          return guard(o, (k, names) => missingMessage(path + " has no member", k, names, ""));
         }
         default: return d.v;
       }
     };
     for (const ns of nsData) {
-      const value = build(ns.id, ns.scope);
+      const value = build(ns.id, ns.scope, ns.globalName);
       spaces[ns.globalName] = value;
       const existing = Object.getOwnPropertyDescriptor(g, ns.globalName);
       if (!existing || existing.configurable) define(ns.globalName, value);
     }
-    define("namespaces", freeze(spaces));
+    define("namespaces", guard(spaces, (k, names) => missingMessage("namespaces has no namespace", k, names, "")));
     if (!isArray(data.names)) throw new E("bad setup");
   };
 })();
