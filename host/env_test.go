@@ -229,3 +229,25 @@ func TestFailuresCarryNoHostFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryStoreBoundsTheProcess opens session after session, as a client
+// could, until the memory store's total bound refuses.
+func TestMemoryStoreBoundsTheProcess(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemorySessionStore()
+	value := json.RawMessage(`"` + strings.Repeat("v", MaxStateValueBytes-2) + `"`)
+	var err error
+	n := 0
+	for ; n < 2*memoryStateBytes/MaxStateValueBytes && err == nil; n++ {
+		err = m.Store(ctx, Session{"k", fmt.Sprint(n)}, "key", value)
+	}
+	if err == nil || !strings.Contains(err.Error(), "this process holds") || n > memoryStateBytes/MaxStateValueBytes+1 {
+		t.Fatalf("after %d sessions: %v", n, err)
+	}
+	if err := m.Drop(ctx, Session{"k", "0"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Store(ctx, Session{"k", "new"}, "key", value); err != nil {
+		t.Fatalf("an ended session's bytes were not freed: %v", err)
+	}
+}

@@ -38,6 +38,11 @@ type SessionStore interface {
 // would take a session past [MaxStateSessionBytes].
 var ErrSessionFull = errors.New("session state full")
 
+// memoryStateBytes bounds the memory store across sessions, so that clients
+// opening session after session cannot grow the process without end: past
+// it, stores fail until sessions end or free keys.
+const memoryStateBytes = 64 << 20
+
 // NewMemorySessionStore returns the in-process [SessionStore], the default.
 func NewMemorySessionStore() SessionStore {
 	return &memorySessions{sessions: map[Session]*sessionValues{}}
@@ -46,6 +51,7 @@ func NewMemorySessionStore() SessionStore {
 type memorySessions struct {
 	mu       sync.Mutex
 	sessions map[Session]*sessionValues
+	bytes    int // of every session
 }
 
 type sessionValues struct {
@@ -84,9 +90,13 @@ func (m *memorySessions) Store(_ context.Context, s Session, key string, value j
 		if size+len(key)+len(value) > MaxStateSessionBytes {
 			return fmt.Errorf("%w: the session holds %d bytes, and %d more would pass its %d", ErrSessionFull, size, len(key)+len(value), MaxStateSessionBytes)
 		}
+		if m.bytes-sv.bytes+size+len(key)+len(value) > memoryStateBytes {
+			return fmt.Errorf("%w: this process holds %d bytes of session state, its limit", ErrSessionFull, m.bytes)
+		}
 		sv.values[key] = value
 		size += len(key) + len(value)
 	}
+	m.bytes += size - sv.bytes
 	sv.bytes = size
 	if len(sv.values) == 0 {
 		delete(m.sessions, s)
@@ -97,7 +107,10 @@ func (m *memorySessions) Store(_ context.Context, s Session, key string, value j
 func (m *memorySessions) Drop(_ context.Context, s Session) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	delete(m.sessions, s)
+	if sv := m.sessions[s]; sv != nil {
+		m.bytes -= sv.bytes
+		delete(m.sessions, s)
+	}
 	return nil
 }
 
