@@ -26,11 +26,13 @@ type Script struct{ Name, Source string }
 // (console, timers, web APIs, store/load), evaluated by every engine in
 // order right after [BridgeJS]. They reach the host only through the
 // bridge's request and emit, with the ops listed in bridgeabi.wit.
-var EnvScripts = []Script{{"web.js", webJS}, {"env.js", envJS}}
+var EnvScripts = []Script{{"web.js", webJS}, {"console.js", consoleJS}, {"env.js", envJS}}
 
 var (
 	//go:embed web.js
 	webJS string
+	//go:embed console.js
+	consoleJS string
 	//go:embed env.js
 	envJS string
 )
