@@ -251,3 +251,12 @@ func TestMemoryStoreBoundsTheProcess(t *testing.T) {
 		t.Fatalf("an ended session's bytes were not freed: %v", err)
 	}
 }
+
+func TestWaitRefusesABlankRunID(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	for _, args := range []string{`{}`, `{"runId":""}`, `{"runId":"  \t"}`, `{"runId":7}`, `[]`} {
+		if r := run.Wait(context.Background(), json.RawMessage(args)); r.Error != "runId must be a non-empty string." || r.Code != "invalid_input" {
+			t.Errorf("%s: %+v", args, r)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -15,7 +16,7 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 	var in struct {
 		RunID *string `json:"runId"`
 	}
-	if json.Unmarshal(args, &in) != nil || in.RunID == nil || *in.RunID == "" {
+	if json.Unmarshal(args, &in) != nil || in.RunID == nil || strings.TrimSpace(*in.RunID) == "" {
 		return run.failed(abi.CodeInvalidInput, "", "runId must be a non-empty string.")
 	}
 	st, err := run.rt.store.take(*in.RunID, run.opts.Scope)
