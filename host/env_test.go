@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // waitUntilDone calls wait until the run leaves waiting, a bounded number of
@@ -258,5 +259,27 @@ func TestWaitRefusesABlankRunID(t *testing.T) {
 		if r := run.Wait(context.Background(), json.RawMessage(args)); r.Error != "runId must be a non-empty string." || r.Code != "invalid_input" {
 			t.Errorf("%s: %+v", args, r)
 		}
+	}
+}
+
+// TestLateResultParksInsteadOfResuming: a call that settles with less than
+// the resume budget left (150 ms of a 300 ms leg) is not delivered into a cell
+// that could then run out of time after the call's side effects happened.
+func TestLateResultParksInsteadOfResuming(t *testing.T) {
+	late := Tool{Name: "late", Description: "answers after 200 ms",
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			select {
+			case <-time.After(200 * time.Millisecond):
+			case <-ctx.Done():
+			}
+			return ToolResult{Details: "done"}, nil
+		}}
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, late), RunOptions{})
+	r := exec(t, run, `const v = await tools.late({}); text("resumed"); return v`)
+	if r.Status != StatusWaiting || len(r.Output) != 0 {
+		t.Fatalf("a result 100 ms before the deadline resumed the cell: %+v", r)
+	}
+	if w := waitUntilDone(t, run, r); w.Status != StatusCompleted || string(w.Value) != `"done"` || outputText(w) != "resumed|" {
+		t.Fatalf("%+v", w)
 	}
 }

@@ -326,6 +326,12 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 		}
 		select {
 		case s := <-st.done:
+			// Resuming with less than the resume budget left would let a
+			// call's side effects turn into a timeout: park with it instead.
+			if time.Until(st.deadline) < run.rt.resumeBudget() {
+				st.ready = append(st.ready, s)
+				return st.park(ctx, cell)
+			}
 			step = st.deliver(ctx, cell, s)
 		case <-timer.C:
 			return st.park(ctx, cell)

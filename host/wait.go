@@ -78,8 +78,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 // timer is waited for only when nothing else is pending (a cell that sleeps);
 // one still pending beside calls or a yield keeps running while the cell does.
 func (st *state) collect(ctx context.Context) bool {
-	cfg := st.run.rt.cfg
-	budget := min(250*time.Millisecond, max(time.Millisecond, cfg.Timeout/2))
+	budget := st.run.rt.resumeBudget()
 	for !st.resumable() {
 		left := time.Until(st.deadline) - budget
 		if left <= 0 {
@@ -97,6 +96,12 @@ func (st *state) collect(ctx context.Context) bool {
 		wait.Stop()
 	}
 	return time.Until(st.deadline) >= budget
+}
+
+// resumeBudget is the least time a leg must have left to resume a cell:
+// min(250ms, max(1ms, timeout/2)).
+func (r *Runtime) resumeBudget() time.Duration {
+	return min(250*time.Millisecond, max(time.Millisecond, r.cfg.Timeout/2))
 }
 
 func (st *state) resumable() bool {
