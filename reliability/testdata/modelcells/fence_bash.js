@@ -1,0 +1,6 @@
+// status: failed
+// code: invalid_input
+// error: code-mode exec runs JavaScript or TypeScript, not shell commands.
+```bash
+./gradlew test --tests "*ShippingTest"
+```

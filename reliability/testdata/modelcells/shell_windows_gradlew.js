@@ -1,0 +1,4 @@
+// status: failed
+// code: invalid_input
+// error: code-mode exec runs JavaScript or TypeScript, not shell commands.
+.\gradlew.bat test
