@@ -111,3 +111,31 @@ func quickIndexLine(e *Entry) string {
 	}
 	return "- " + jsonQuote(e.ID) + " " + in + " -> " + out
 }
+
+// SearchExample returns a tools.search query for the exec description's
+// example: the words of a core or plugin tool's name, so the example finds
+// a tool in this catalog rather than none. It prefers a tool whose input
+// hint is {} (then empty is true: the example may call it with {}), and
+// returns ok false when no core or plugin name has words.
+func (c *Catalog) SearchExample() (query string, empty, ok bool) {
+	for _, wantEmpty := range []bool{true, false} {
+		for i := range c.entries {
+			e := &c.entries[i]
+			if e.Source != SourceOpenClaw || (wantEmpty && e.Input != "{}") {
+				continue
+			}
+			// Each word is a lower-cased piece of the name, so the name
+			// contains it and Search scores the tool: the example finds it.
+			words := alnumTokens(e.Name)
+			if len(words) == 0 {
+				continue
+			}
+			words = words[:min(len(words), 3)]
+			for k, w := range words {
+				words[k] = w[:min(len(w), 24)]
+			}
+			return strings.Join(words, " "), e.Input == "{}", true
+		}
+	}
+	return "", false, false
+}
