@@ -46,7 +46,7 @@ package reliability
 // stated) and the parked cells (stated status waiting: they pass when the
 // first result waits and wait ends as stated).
 //
-// CODEMODE_MODELCELLS_BIN=/path/to/codemode runs the corpus against that
+// CODEMODE_MODELCELLS_BIN=/abs/path/to/codemode runs the corpus against that
 // binary instead of one built from this tree (to measure an older build:
 // expect failures). The test skips when the MCP reference servers are not
 // installed (make peers) and under -short.
@@ -525,6 +525,8 @@ func TestModelCells(t *testing.T) {
 		if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed11a79d2d/codemode/cmd/codemode").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
+	} else if !filepath.IsAbs(bin) {
+		t.Fatalf("%s=%s: give an absolute path (go test runs in the package directory)", modelCellsBinEnv, bin)
 	} else {
 		t.Logf("running the corpus against %s=%s", modelCellsBinEnv, bin)
 	}
