@@ -24,12 +24,19 @@ const (
 )
 
 type token struct {
-	kind tokKind
 	text string
+	// start and end are the token's byte offsets in the source, and depth
+	// the number of brackets open around it (an opener not counted, a
+	// closer already closed): the trailing-expression rewrite (tail.go)
+	// edits the source at statement boundaries it finds with them. They are
+	// 32 bits so that a token stays 32 bytes (sources are bounded far below).
+	start, end, depth int32
+	kind              tokKind
 	// inObject is true when the innermost open bracket is an object
 	// literal's brace, which is where `import:` or `require()` can be a key.
 	inObject bool
 	nl       bool // a line terminator comes before it (automatic semicolons)
+	closes   bool // a template token that ends its template (not at a `${`)
 }
 
 // openKind records what an open bracket started: whether a `/` after the
@@ -70,6 +77,7 @@ type lexer struct {
 	// the token being read stands where an operand is expected.
 	m       *meter
 	operand bool
+	start   int // where the token being read starts
 }
 
 // afterDot reports whether toks[i] is a property name (x.if, x?.return).
@@ -250,7 +258,8 @@ func (lx *lexer) openBrace() openKind {
 
 func (lx *lexer) emit(kind tokKind, text string) {
 	inObject := len(lx.open) > 0 && lx.open[len(lx.open)-1] == openObject
-	lx.toks = append(lx.toks, token{kind: kind, text: text, inObject: inObject, nl: lx.nl})
+	lx.toks = append(lx.toks, token{kind: kind, text: text, inObject: inObject, nl: lx.nl,
+		start: int32(lx.start), end: int32(lx.pos), depth: int32(len(lx.open))})
 	lx.nl = false
 	if lx.m != nil {
 		lx.m.token(lx)
@@ -280,6 +289,7 @@ func (lx *lexer) pop() openKind {
 func (lx *lexer) next() error {
 	src := lx.src
 	c := src[lx.pos]
+	lx.start = lx.pos
 	if lx.m != nil {
 		lx.operand = lx.regexAllowed()
 	}
@@ -403,6 +413,7 @@ func (lx *lexer) template() error {
 		case c == '`':
 			lx.pos++
 			lx.emit(tokTemplate, b.String())
+			lx.toks[len(lx.toks)-1].closes = true
 			return nil
 		case c == '$' && strings.HasPrefix(src[lx.pos:], "${"):
 			lx.pos += 2

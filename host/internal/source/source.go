@@ -116,10 +116,15 @@ func ParseInput(args []byte) (Input, error) {
 // order: language enabled, shell-shaped source, module access, then for
 // TypeScript the transform and a second module check on its output. Before
 // the shell check come the bounds on nesting and size (bounds.go), which the
-// reference lacks: they must run before anything parses the code. It
-// returns the JavaScript to evaluate (the code itself for JavaScript) and,
-// for TypeScript, a [Map] from it back to the code (nil for JavaScript,
-// which runs as written).
+// reference lacks: they must run before anything parses the code.
+//
+// Check forgives two habits of models that the reference did not: a cell
+// that is one markdown fence runs as the fence's body (fence.go), and a cell
+// that ends in an expression and has no return of its own returns that
+// expression (tail.go). It returns the JavaScript to evaluate and a [Map]
+// from it back to the code: for TypeScript always (esbuild reprints it), for
+// JavaScript only when the trailing expression was rewritten; nil means the
+// JavaScript is the code as written, line for line and column for column.
 //
 // language "" means JavaScript. languages is the configured set; empty means
 // both, matching the configuration's own rule. The TypeScript compiler path is
@@ -131,8 +136,20 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	if language != JavaScript && language != TypeScript {
 		return "", nil, reject(ReasonInvalidArguments, MsgBadLanguage)
 	}
-	if len(languages) > 0 && !slices.Contains(languages, language) {
+	code, fence := unwrapFence(code)
+	enabled := func(l string) bool { return len(languages) == 0 || slices.Contains(languages, l) }
+	if fence == fenceTypeScript && language == JavaScript && enabled(TypeScript) {
+		// The fence says TypeScript and the request did not: most requests
+		// never name a language, so the fence is the better word. Where
+		// TypeScript is disabled the cell stays JavaScript, which still runs
+		// a fence of plain JavaScript tagged ts.
+		language = TypeScript
+	}
+	if !enabled(language) {
 		return "", nil, reject(ReasonUnsupportedLanguage, "code mode "+language+" input is disabled.")
+	}
+	if fence == fenceShell {
+		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
 	ts := language == TypeScript
 	if err := checkBounds(code, ts); err != nil {
@@ -141,18 +158,24 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	if ShellShaped(code, ts) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
-	if ModuleAccess(code) {
+	denied, lx := moduleAccess(code)
+	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
 	if !ts {
-		return code, nil, nil
+		js, m := returnTail(code, lx)
+		return js, m, nil
 	}
 	js, m, err := transformTypeScript(code)
 	if err != nil {
 		return "", nil, err
 	}
-	if ModuleAccess(js) {
+	denied, out := moduleAccess(js)
+	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
+	}
+	if js2, m2, ok := returnTailTS(code, lx, js, out); ok {
+		return js2, m2, nil
 	}
 	return js, m, nil
 }

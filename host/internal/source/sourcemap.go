@@ -13,11 +13,22 @@ import (
 // columns cross it in UTF-16 units, as source maps count them, and come out
 // as 1-based byte columns, as the engine and the transform's diagnostics
 // count them. A Map is immutable and safe for concurrent use.
+//
+// A JavaScript cell gets a Map only when [Check] inserted text into it (a
+// trailing expression's `return (`, see tail.go): the map then only takes
+// the insertions out. A TypeScript cell's insertions are made before the
+// transform, so they are taken out after esbuild's map is applied.
 type Map struct {
-	lines [][]mapping // by 0-based line of the JavaScript, sorted by column
+	lines [][]mapping // by 0-based line of the JavaScript, sorted by column; nil without esbuild
 	js    []string    // lines of the JavaScript
-	code  []string    // lines of the user's code
+	code  []string    // lines of what esbuild transformed: the user's code with the insertions
+	ins   []insertion // text Check inserted, sorted, in the coordinates of code (or of js without esbuild)
+	// endLine and endCol are the position just after the user's code.
+	endLine, endCol int
 }
+
+// insertion is n bytes inserted at a 0-based byte column of a 1-based line.
+type insertion struct{ line, col, n int }
 
 // mapping is one source-map segment, moved onto the JavaScript's lines.
 type mapping struct {
@@ -38,6 +49,7 @@ func newMap(sourceMap []byte, skip int, js, code string) (*Map, error) {
 		return nil, err
 	}
 	m := &Map{js: strings.Split(js, "\n"), code: strings.Split(code, "\n")}
+	m.endLine, m.endCol = endOf(code)
 	m.lines = make([][]mapping, len(m.js))
 	var line, src, srcLine, srcCol, name int // running values; src and name unused
 	for _, group := range strings.Split(sm.Mappings, ";") {
@@ -112,11 +124,53 @@ func vlq(s string) (int, string, error) {
 	return 0, "", errors.New("source map has a truncated VLQ number")
 }
 
+// insertedMap is the Map of JavaScript that is the user's code with the
+// insertions ins made into it.
+func insertedMap(js string, ins []insertion, code string) *Map {
+	m := &Map{js: strings.Split(js, "\n"), ins: ins}
+	m.endLine, m.endCol = endOf(code)
+	return m
+}
+
+// endOf is the 1-based line and byte column just after code.
+func endOf(code string) (int, int) {
+	last := code[strings.LastIndexByte(code, '\n')+1:]
+	return strings.Count(code, "\n") + 1, len(last) + 1
+}
+
 // Position returns the user's line and byte column (both 1-based) for a line
 // and byte column of the JavaScript. ok is false where the JavaScript is not
 // the user's code, such as helpers and declarations esbuild adds; line and
-// column then name the nearest user code before it, or 1:1.
+// column then name the nearest user code before it, or 1:1. A position in
+// text Check inserted is the user's code it was inserted at.
 func (m *Map) Position(line, col int) (userLine, userCol int, ok bool) {
+	if m.lines == nil {
+		if line < 1 || line > len(m.js) {
+			return m.endLine, m.endCol, false
+		}
+		return line, m.uninsert(line, col), true
+	}
+	userLine, userCol, ok = m.mapped(line, col)
+	return userLine, m.uninsert(userLine, userCol), ok
+}
+
+// uninsert takes the insertions out of a 1-based byte column of a line.
+func (m *Map) uninsert(line, col int) int {
+	c := col - 1
+	for i := len(m.ins) - 1; i >= 0; i-- {
+		switch in := m.ins[i]; {
+		case in.line != line || c < in.col:
+		case c >= in.col+in.n:
+			c -= in.n
+		default:
+			c = in.col
+		}
+	}
+	return c + 1
+}
+
+// mapped applies esbuild's map.
+func (m *Map) mapped(line, col int) (int, int, bool) {
 	if line < 1 || line > len(m.lines) {
 		return m.before(len(m.lines) - 1)
 	}
@@ -148,7 +202,7 @@ func (m *Map) before(line int) (int, int, bool) {
 
 // End is the position just after the user's code.
 func (m *Map) End() (line, col int) {
-	return len(m.code), len(m.code[len(m.code)-1]) + 1
+	return m.endLine, m.endCol
 }
 
 // utf16Col converts a 0-based byte column of s into UTF-16 units.
