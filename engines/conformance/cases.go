@@ -16,6 +16,7 @@ func Cases() []Case {
 		limitCases(),
 		snapshotCases(),
 		envCases(),
+		webCases(),
 	} {
 		all = append(all, g...)
 	}
