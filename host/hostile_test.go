@@ -69,7 +69,8 @@ func TestNonJSONReturnValues(t *testing.T) {
 		"return () => 1":                     `"() => 1"`,
 		"return Symbol.iterator":             `"Symbol(Symbol.iterator)"`,
 		"return undefined":                   `null`,
-		"1 + 1":                              `null`,
+		"1 + 1":                              `2`, // a trailing expression is the value
+		"let x = 1":                          `null`,
 		"return {get x() { throw new Error('g') }}": `"[object Object]"`,
 		"return new Proxy({}, {})":                  `{}`,
 	}
