@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -279,5 +280,27 @@ func TestProbeNamesAgree(t *testing.T) {
 	}
 	if !slices.Equal(js, catalog.ProbeNames()) {
 		t.Errorf("prelude %v\ncatalog %v", js, catalog.ProbeNames())
+	}
+}
+
+// In a large catalog the closest name is still found: only the likeliest
+// names are measured, and the likeliness must not lose it.
+func TestMissingNameInALargeCatalog(t *testing.T) {
+	var many []Tool
+	for i := range 3000 {
+		many = append(many, Tool{Name: fmt.Sprintf("list_records_of_kind_%04d", i), Plugin: "p",
+			Execute: func(ctx context.Context, c Call) (ToolResult, error) { return ToolResult{}, nil }})
+	}
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 60000}`, many...), RunOptions{})
+	out := completed(t, run, `
+		const first = (f) => { try { f(); } catch (e) { return e.message.split("Closest: ")[1].split(", ")[0]; } };
+		return {
+			typo: first(() => tools.lst_records_of_kind_2042()),
+			swap: first(() => tools.list_recrods_of_kind_1999()),
+			camel: first(() => tools.listRecordsOfKind0007()),
+		};`)
+	want := map[string]any{"typo": "tools.list_records_of_kind_2042", "swap": "tools.list_records_of_kind_1999", "camel": "tools.list_records_of_kind_0007"}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got %v, want %v", out, want)
 	}
 }

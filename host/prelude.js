@@ -20,7 +20,9 @@
   const apply = Reflect.apply;
   const lowerOf = String.prototype.toLowerCase;
   const includesOf = String.prototype.includes;
-  const codeAt = String.prototype.charCodeAt;
+  const replaceOf = String.prototype.replace;
+  const sliceOf = String.prototype.slice;
+  const nonAlnum = /[^a-z0-9]/g;
   const execOf = RegExp.prototype.exec;
   const identRe = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
   const isIdent = (s) => apply(execOf, identRe, [s]) !== null;
@@ -40,60 +42,73 @@
   // them: read_graph, readGraph and READ-GRAPH are one name to a typo.
   const squash = (s) => {
     const l = apply(lowerOf, s, []);
-    let out = "";
-    for (let i = 0; i < l.length && out.length < 32; i++) {
-      const c = apply(codeAt, l, [i]);
-      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) out += l[i];
-    }
-    return out === "" ? l.slice(0, 32) : out;
+    const out = apply(replaceOf, l, [nonAlnum, ""]);
+    return apply(sliceOf, out === "" ? l : out, [0, 32]);
   };
-  // distance is the edit distance of a and b, or cap + 1 once it must
-  // exceed cap: most names are far from a typo, and stop after a few rows.
-  const distance = (a, b, cap) => {
+  // ends counts the units a and b share at their start and at their end,
+  // less their difference in length: a cheap likeness that a typo or two
+  // barely lowers, used to pick the few names worth an edit distance.
+  const ends = (a, b) => {
+    const n = a.length < b.length ? a.length : b.length;
+    let p = 0;
+    while (p < n && a[p] === b[p]) p++;
+    let q = 0;
+    while (q < n - p && a[a.length - 1 - q] === b[b.length - 1 - q]) q++;
+    return p + q - (a.length > b.length ? a.length - b.length : b.length - a.length);
+  };
+  // distance is the edit distance of a and b.
+  const distance = (a, b) => {
     let prev = [];
     for (let j = 0; j <= b.length; j++) prev[j] = j;
     for (let i = 1; i <= a.length; i++) {
       const cur = [i];
-      let low = i;
       for (let j = 1; j <= b.length; j++) {
         let d = prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
         if (prev[j] + 1 < d) d = prev[j] + 1;
         if (cur[j - 1] + 1 < d) d = cur[j - 1] + 1;
         cur[j] = d;
-        if (d < low) low = d;
       }
-      if (low > cap) return cap + 1;
       prev = cur;
     }
     return prev[b.length];
   };
+  // insert puts item into list, kept sorted by better and at most size
+  // long.
+  const insert = (list, size, item, better) => {
+    let at = list.length;
+    while (at > 0 && better(item, list[at - 1])) at--;
+    if (at >= size) return;
+    for (let k = list.length < size ? list.length : size - 1; k > at; k--) list[k] = list[k - 1];
+    list[at] = item;
+  };
   // closest returns the displays of the (at most 5) candidates nearest to
-  // needle. A candidate is [display, name, other name?]; its score is its
-  // best name's: the same name but for case and separators first, then a
-  // name holding the needle or held by it, then by edit distance. Names
+  // needle. A candidate is [display, name, other name?] (a null display
+  // shows the name); its score is its best name's: the same name but for
+  // case and separators first, then a name holding the needle or held by
+  // it, then by edit distance. Only the 24 likeliest by ends are measured:
+  // a catalog has thousands of names and a cell's time is short. Names
   // further than half the needle's length are only named when nothing is
   // nearer. Ties go in display order.
   const closest = (needle, candidates) => {
     const n = squash(str(needle));
     const near = n.length < 4 ? 2 : (n.length + 1) >> 1;
-    const top = []; // [score, display], best first
+    const likely = []; // [likeness, candidate, its squashed names]
     for (const c of candidates) {
-      let score = 1e9;
+      let like = -1e9;
+      const ms = [];
       for (let i = 1; i < c.length; i++) {
         const m = squash(c[i]);
-        let sc;
-        if (m === n) sc = 0;
-        else if (apply(includesOf, m, [n]) || apply(includesOf, n, [m])) sc = 1;
-        else sc = 2 + distance(n, m, top.length === 5 ? top[4][0] - 2 : 64);
-        if (sc < score) score = sc;
+        ms[ms.length] = m;
+        const l = m === n ? 1e6 : apply(includesOf, m, [n]) || apply(includesOf, n, [m]) ? 1e5 : ends(n, m);
+        if (l > like) like = l;
       }
-      const display = c[0];
-      let at = top.length;
-      while (at > 0 && (top[at - 1][0] > score || (top[at - 1][0] === score && top[at - 1][1] > display))) at--;
-      if (at < 5) {
-        for (let k = top.length < 5 ? top.length : 4; k > at; k--) top[k] = top[k - 1];
-        top[at] = [score, display];
-      }
+      insert(likely, 24, [like, c, ms], (a, b) => a[0] > b[0]);
+    }
+    const top = []; // [score, display], best first
+    for (const [like, c, ms] of likely) {
+      let score = like === 1e6 ? 0 : like === 1e5 ? 1 : 1e9;
+      if (score > 1) for (const m of ms) { const d = 2 + distance(n, m); if (d < score) score = d; }
+      insert(top, 5, [score, c[0] === null ? shown(c[1]) : c[0]], (a, b) => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]));
     }
     const out = [];
     for (let i = 0; i < top.length; i++) {
@@ -112,7 +127,7 @@
   const missingMessage = (what, key, names, hint, candidates) => {
     if (candidates === undefined) {
       candidates = [];
-      for (const k of names) candidates[candidates.length] = [shown(k), k];
+      for (const k of names) candidates[candidates.length] = [null, k];
     }
     const near = closest(key, candidates);
     return what + " " + quote(key) + "." + (near.length > 0 ? " Closest: " + near.join(", ") + "." : "") + (hint ? " " + hint : "");
