@@ -67,14 +67,16 @@ func docBlocks(t *testing.T, name string) []docBlock {
 		if !strings.HasPrefix(open, "```") {
 			continue
 		}
-		b := docBlock{file: name, line: i + 1, lang: strings.TrimSpace(strings.TrimPrefix(open, "```"))}
+		// A longer fence (````) holds blocks with ``` lines of their own.
+		fence := open[:len(open)-len(strings.TrimLeft(open, "`"))]
+		b := docBlock{file: name, line: i + 1, lang: strings.TrimSpace(strings.TrimPrefix(open, fence))}
 		if i > 0 {
 			if m := markerLine.FindStringSubmatch(strings.TrimSpace(lines[i-1])); m != nil {
 				b.marker = m[1]
 			}
 		}
 		var body []string
-		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "```"; i++ {
+		for i++; i < len(lines) && strings.TrimSpace(lines[i]) != fence; i++ {
 			body = append(body, lines[i])
 		}
 		if i == len(lines) {
