@@ -45,7 +45,7 @@ func returnTail(code string, lx lexed) (string, *Map) {
 	if !lx.ok {
 		return code, nil
 	}
-	t, ok := findTail(code, lx.toks, scanTop(lx.toks))
+	t, ok := findTail(code, lx.toks, scanTop(lx.toks, true))
 	if !ok {
 		return code, nil
 	}
@@ -63,10 +63,10 @@ func returnTail(code string, lx lexed) (string, *Map) {
 // TypeScript, so the rewrite is the user's code and the source map stays
 // the transform's own.
 func returnTailTS(code string, lx lexed, js string, out lexed) (string, *Map, bool) {
-	if !lx.ok || !out.ok || scanTop(out.toks).ret {
+	if !lx.ok || !out.ok || scanTop(out.toks, true).ret {
 		return "", nil, false
 	}
-	top := scanTop(lx.toks)
+	top := scanTop(lx.toks, false)
 	top.ret = false
 	t, ok := findTail(code, lx.toks, top)
 	if !ok {
@@ -122,13 +122,19 @@ type bracket struct {
 	do   bool   // the body of do ... while
 	// pend says a function or class keyword in this bracket waits for its body.
 	pend bool
+	// maybeReturn marks the ( after a return the lexer read inside an object
+	// literal: a method's parameters if a { follows the ), else the return
+	// statement of a block the lexer misread (`x = 1\n{ return (2) }`).
+	maybeReturn bool
 }
 
 // scanTop walks the tokens once, keeping the open brackets, and finds where
 // each top-level statement starts by the rules of automatic semicolon
 // insertion. It errs towards "the statement goes on", which can only make
-// the rewrite fail to parse, never change what the cell means.
-func scanTop(toks []token) top {
+// the rewrite fail to parse, never change what the cell means. With
+// stopAtReturn it stops at the cell's first return statement: the common
+// cell then costs a walk to its return, and nothing else is needed.
+func scanTop(toks []token, stopAtReturn bool) top {
 	res := top{last: -1}
 	stack := []bracket{{}}
 	fns := 0               // open function bodies
@@ -144,6 +150,11 @@ func scanTop(toks []token) top {
 			if popped.fn {
 				fns--
 			}
+			if popped.maybeReturn && !punctAt(toks, i+1, "{") { // return (...), not return() {}
+				if res.ret = true; stopAtReturn {
+					return res
+				}
+			}
 		}
 		if int(t.depth)+1 != len(stack) {
 			return top{last: -1} // the lexer's brackets and these disagree: give up
@@ -155,34 +166,50 @@ func scanTop(toks []token) top {
 				res.last, res.sure = i, sure
 			}
 		}
-		switch {
-		case t.kind == tokIdent && (t.text == "function" || t.text == "class") && !isProperty(toks, i):
-			cur.pend = true
-		case t.kind == tokIdent && t.text == "return" && fns == 0 && !isProperty(toks, i) && !t.inObject:
-			res.ret = true
-		case isPunct(t, ";"):
-			cur.pend = false // a TypeScript overload has no body
-		case isPunct(t, "("):
-			stack = append(stack, bracket{open: "(", head: isHead(toks, i)})
-		case isPunct(t, "[") || isPunct(t, "${"):
-			stack = append(stack, bracket{open: t.text})
-		case isPunct(t, "{"):
-			f := bracket{open: "{"}
-			afterParams := i > 0 && isPunct(toks[i-1], ")") && justClosed.open == "(" && !justClosed.head
-			if cur.pend || afterParams || i > 0 && isPunct(toks[i-1], "=>") {
-				f.fn = true
-				if cur.pend && len(stack) == 1 {
-					f.stmt = declares(toks, res.last)
+		switch t.kind {
+		case tokIdent:
+			switch t.text {
+			case "function", "class":
+				if !isProperty(toks, i) {
+					cur.pend = true
 				}
-				cur.pend = false
+			case "return":
+				// In what the lexer took for an object literal, return( may
+				// name a method; its ( decides when it closes.
+				if fns == 0 && !isProperty(toks, i) && !(t.inObject && punctAt(toks, i+1, "(")) {
+					if res.ret = true; stopAtReturn {
+						return res
+					}
+				}
 			}
-			if len(stack) == 1 && !f.fn {
-				f.stmt, f.do = blockOfStatement(toks, i, res.last, justClosed)
+		case tokPunct:
+			switch t.text {
+			case ";":
+				cur.pend = false // a TypeScript overload has no body
+			case "(":
+				maybe := i > 0 && toks[i-1].kind == tokIdent && toks[i-1].text == "return" && toks[i-1].inObject &&
+					fns == 0 && !isProperty(toks, i-1)
+				stack = append(stack, bracket{open: "(", head: isHead(toks, i), maybeReturn: maybe})
+			case "[", "${":
+				stack = append(stack, bracket{open: t.text})
+			case "{":
+				f := bracket{open: "{"}
+				afterParams := i > 0 && isPunct(toks[i-1], ")") && justClosed.open == "(" && !justClosed.head
+				if cur.pend || afterParams || i > 0 && isPunct(toks[i-1], "=>") {
+					f.fn = true
+					if cur.pend && len(stack) == 1 {
+						f.stmt = declares(toks, res.last)
+					}
+					cur.pend = false
+				}
+				if len(stack) == 1 && !f.fn {
+					f.stmt, f.do = blockOfStatement(toks, i, res.last, justClosed)
+				}
+				if f.fn {
+					fns++
+				}
+				stack = append(stack, f)
 			}
-			if f.fn {
-				fns++
-			}
-			stack = append(stack, f)
 		}
 		if didPop {
 			justClosed = popped

@@ -90,6 +90,11 @@ func TestReturnTail(t *testing.T) {
 		{"for (const x of xs) { if (x) return x }\nnull", "", false},
 		{"try { return 1 } finally { a() }\nfoo()", "", false},
 		{"label: { return 1 }\nfoo()", "", false},
+		{"x = 1\n{ if (a) return 2 }\nfoo()", "", false}, // the lexer takes that { for an object
+		{"x = 1\n{ return (2) }\nfoo()", "", false},
+		{"const o = { return() { return 1 } }; o.return()", "const o = { return() { return 1 } }; return (o.return())", false},
+		{"const o = { async return() {}, get return() { return 1 } }; o.return", "const o = { async return() {}, get return() { return 1 } }; return (o.return)", false},
+		{"let total = 0\nfor (const s of await Shipping.list()) total += s.tons\ntotal // tons in all", "let total = 0\nfor (const s of await Shipping.list()) total += s.tons\nreturn (total) // tons in all", false},
 		// Unchanged: the last statement is not an expression statement.
 		{"if (x) { y() }", "", false},
 		{"if (x) y()\nelse z()", "", false},
@@ -339,11 +344,18 @@ func TestReturnTailHostile(t *testing.T) {
 		"deep, checked tail":            decl + strings.Repeat("[", MaxNesting/2) + "{}" + strings.Repeat("]", MaxNesting/2) + " = x",
 		"long line comment":             fill(decl+"x // ", "a", ""),
 		"unclosed at the end":           fill(decl, "a = b\n", "f("),
+		"unclosed object of return()s":  fill(decl+"x = {", "return(1), ", ""),
+		"methods named return":          fill(decl+"x = {", "return() {}, ", "}\nx"),
+		"returns in misread blocks":     fill(decl+"x = 1\n", "{ return (1) }\n", "x"),
 	} {
 		if len(code) > MaxSourceBytes {
 			t.Fatalf("%s: %d bytes", name, len(code))
 		}
-		for _, lang := range []string{JavaScript, TypeScript} {
+		langs := []string{JavaScript}
+		if strings.HasPrefix(name, "many statements") || name == "ambiguous slashes" {
+			langs = append(langs, TypeScript) // two transforms each: a few suffice
+		}
+		for _, lang := range langs {
 			_, _, err := Check(code, lang, nil)
 			var e *Error
 			if err != nil && (!errors.As(err, &e) || e.Reason != ReasonTypeScriptTransformFailed) {
