@@ -1,56 +1,5 @@
 package reliability
 
-// TestModelCells runs testdata/modelcells: cells written the way language
-// models write them (console.log for output, a trailing expression instead of
-// return, markdown fences, timers, web APIs, exact MCP tool names, shell
-// lines pasted into exec, ...) through the real `codemode serve --http`
-// process, against the demo catalog and three real MCP reference servers
-// (memory, everything, filesystem on a temporary directory), each with the
-// outcome a model needs from it.
-//
-// One file is one cell: `<category>_<what>.js` (`.ts` files are sent as
-// TypeScript). Its leading `// key: value` lines are the header, which is not
-// sent; the cell is the rest of the file, exactly as a model would pass it in
-// `code`. Every leading line of the form `// word: ...` belongs to the header
-// and its key must be one of these (repeated keys: every one must hold):
-//
-//	status:          completed | failed | waiting, the first result's (required)
-//	value:           the exact JSON value of the first result
-//	value-contains:  a substring of the first result's value, as compact JSON
-//	output-contains: a substring of the first result's output, rendered one
-//	                 item a line: a text item as its text, a json item as JSON
-//	code:            the public error code of a failed first result
-//	error:           a prefix of the first result's error message
-//	error-contains:  a substring of the first result's error message
-//	language:        typescript to send a .js file as TypeScript
-//	session:         cells with the same session name run in order of file
-//	                 name in one MCP session (store/load carry over); every
-//	                 other cell gets a session of its own
-//	server:          short to run on the second process, whose timeoutMs is
-//	                 2 s so that a cell can park (the main one has 30 s)
-//	wait-status, wait-value, wait-value-contains, wait-output-contains,
-//	wait-code, wait-error, wait-error-contains:
-//	                 for a waiting first result, the outcome after `wait`
-//	                 (called again while the result is still waiting, as a
-//	                 model would); wait-output-contains reads the output of
-//	                 every result after the first
-//
-// Summary (always logged, and printed when not -v, to compare binaries):
-//
-//	model cells: N of M completed first time
-//
-// M counts the cells whose stated status is completed, N those whose first
-// result met every expectation (status, value, output). Two more lines count
-// the guidance cells (stated status failed: the model gets a message that
-// tells it what to do instead; they pass when the code and message are as
-// stated) and the parked cells (stated status waiting: they pass when the
-// first result waits and wait ends as stated).
-//
-// CODEMODE_MODELCELLS_BIN=/abs/path/to/codemode runs the corpus against that
-// binary instead of one built from this tree (to measure an older build:
-// expect failures). The test skips when the MCP reference servers are not
-// installed (make peers) and under -short.
-
 import (
 	"context"
 	"encoding/json"
@@ -164,6 +113,9 @@ func loadModelCells(t *testing.T) []modelCell {
 		}
 		if s := c.server(); s != "main" && s != "short" {
 			t.Fatalf("%s: server %q, want short or none", f, s)
+		}
+		if _, shared := c.first("session"); shared && c.server() == "short" {
+			t.Fatalf("%s: the short server's cells run at once, each in a session of its own", f)
 		}
 		if strings.TrimSpace(c.src) == "" {
 			t.Fatalf("%s: no cell after the header", f)
@@ -509,6 +461,57 @@ func awaitMCPServers(t *testing.T, ctx context.Context, srv *served, names ...st
 	t.Fatalf("MCP servers %v not all up after 2 minutes; last probe: %s\n%s", names, last, srv.log)
 }
 
+// TestModelCells runs testdata/modelcells: cells written the way language
+// models write them (console.log for output, a trailing expression instead of
+// return, markdown fences, timers, web APIs, exact MCP tool names, shell
+// lines pasted into exec, ...) through the real `codemode serve --http`
+// process, against the demo catalog and three real MCP reference servers
+// (memory, everything, filesystem on a temporary directory), each with the
+// outcome a model needs from it.
+//
+// One file is one cell: `<category>_<what>.js` (`.ts` files are sent as
+// TypeScript). Its leading `// key: value` lines are the header, which is not
+// sent; the cell is the rest of the file, exactly as a model would pass it in
+// `code`. Every leading line of the form `// word: ...` belongs to the header
+// and its key must be one of these (repeated keys: every one must hold):
+//
+//	status:          completed | failed | waiting, the first result's (required)
+//	value:           the exact JSON value of the first result
+//	value-contains:  a substring of the first result's value, as compact JSON
+//	output-contains: a substring of the first result's output, rendered one
+//	                 item a line: a text item as its text, a json item as JSON
+//	code:            the public error code of a failed first result
+//	error:           a prefix of the first result's error message
+//	error-contains:  a substring of the first result's error message
+//	language:        typescript to send a .js file as TypeScript
+//	session:         cells with the same session name run in order of file
+//	                 name in one MCP session (store/load carry over); every
+//	                 other cell gets a session of its own
+//	server:          short to run on the second process, whose timeoutMs is
+//	                 2 s so that a cell can park (the main one has 30 s);
+//	                 its cells run at once, so they take no session
+//	wait-status, wait-value, wait-value-contains, wait-output-contains,
+//	wait-code, wait-error, wait-error-contains:
+//	                 for a waiting first result, the outcome after `wait`
+//	                 (called again while the result is still waiting, as a
+//	                 model would); wait-output-contains reads the output of
+//	                 every result after the first
+//
+// Summary (always logged, and printed when not -v, to compare binaries):
+//
+//	model cells: N of M completed first time
+//
+// M counts the cells whose stated status is completed, N those whose first
+// result met every expectation (status, value, output). Two more lines count
+// the guidance cells (stated status failed: the model gets a message that
+// tells it what to do instead; they pass when the code and message are as
+// stated) and the parked cells (stated status waiting: they pass when the
+// first result waits and wait ends as stated).
+//
+// CODEMODE_MODELCELLS_BIN=/abs/path/to/codemode runs the corpus against that
+// binary instead of one built from this tree (to measure an older build:
+// expect failures). The test skips when the MCP reference servers are not
+// installed (make peers) and under -short.
 func TestModelCells(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary with the MCP reference servers")
@@ -548,42 +551,68 @@ func TestModelCells(t *testing.T) {
 		awaitMCPServers(t, ctx, srv, "docs", "memory", "everything", "filesystem")
 	}
 
-	var mu sync.Mutex
-	var outcomes []modelOutcome
+	// runFresh runs c in a session of its own.
+	runFresh := func(srv *served, c modelCell) modelOutcome {
+		cs, err := dialHTTP(ctx, srv.url)
+		if err != nil {
+			return modelOutcome{cell: c, bad: []string{"connect: " + err.Error()}}
+		}
+		defer cs.Close()
+		return runModelCell(ctx, cs, c)
+	}
+	// The short process's cells park for seconds and share nothing: they
+	// all start at once, in goroutines, while the main process's cells run
+	// one after another (their order is the sessions' order, and the demo
+	// world and the memory graph are the process's); each cell's subtest
+	// reports its outcome.
 	start := time.Now()
+	early := map[string]chan modelOutcome{}
+	var running sync.WaitGroup
+	for _, c := range cells {
+		if c.server() == "short" {
+			ch := make(chan modelOutcome, 1)
+			early[c.name] = ch
+			running.Add(1)
+			go func() {
+				defer running.Done()
+				ch <- runFresh(servers["short"], c)
+			}()
+		}
+	}
+	var outcomes []modelOutcome
 	t.Run("cells", func(t *testing.T) {
+		sessions := map[string]*sdk.ClientSession{}
+		defer func() {
+			for _, cs := range sessions {
+				cs.Close()
+			}
+		}()
 		for _, name := range []string{"main", "short"} {
-			srv := servers[name]
 			t.Run(name, func(t *testing.T) {
-				t.Parallel() // the two processes at once; each one's cells in order
-				sessions := map[string]*sdk.ClientSession{}
-				defer func() {
-					for _, cs := range sessions {
-						cs.Close()
-					}
-				}()
 				for _, c := range cells {
 					if c.server() != name {
 						continue
 					}
 					t.Run(c.name, func(t *testing.T) {
+						var o modelOutcome
 						key, shared := c.first("session")
-						cs := sessions[key]
-						if !shared || cs == nil {
-							var err error
-							if cs, err = dialHTTP(ctx, srv.url); err != nil {
-								t.Fatalf("connect: %v", err)
-							}
-							if shared {
+						switch {
+						case early[c.name] != nil:
+							o = <-early[c.name]
+						case !shared:
+							o = runFresh(servers[name], c)
+						default:
+							cs := sessions[key]
+							if cs == nil {
+								var err error
+								if cs, err = dialHTTP(ctx, servers[name].url); err != nil {
+									t.Fatalf("connect: %v", err)
+								}
 								sessions[key] = cs
-							} else {
-								defer cs.Close()
 							}
+							o = runModelCell(ctx, cs, c)
 						}
-						o := runModelCell(ctx, cs, c)
-						mu.Lock()
 						outcomes = append(outcomes, o)
-						mu.Unlock()
 						if len(o.bad) > 0 {
 							t.Error(o.line())
 						}
@@ -592,6 +621,7 @@ func TestModelCells(t *testing.T) {
 			})
 		}
 	})
+	running.Wait()
 	elapsed := time.Since(start)
 	for name, srv := range servers {
 		cs, err := dialHTTP(ctx, srv.url)
@@ -614,7 +644,6 @@ func TestModelCells(t *testing.T) {
 		w, _ := o.cell.first("status")
 		n := counts[w]
 		n.of++
-		all.of++
 		if len(o.bad) == 0 {
 			all.ok++
 		}
