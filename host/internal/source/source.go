@@ -1,6 +1,8 @@
 // Package source checks the code of a code-mode exec before it reaches the
 // engine: the code/command alias, the language, shell-shaped input, module
-// access and the TypeScript transform, in the reference's order.
+// access and the TypeScript transform, in the reference's order. It also
+// forgives two habits of models: a cell wrapped in a markdown fence runs as
+// its body, and a trailing expression is the cell's value.
 //
 // Every function is pure and safe for concurrent use. Rejections are *Error
 // values carrying the public code invalid_input and a finer [Reason]; the host

@@ -71,6 +71,12 @@ func TestCheck(t *testing.T) {
 		{"module after transform", "function f(): Promise<void> {\nrequire(\"fs\")\n}", "typescript", nil, ReasonModuleAccessDenied, MsgModuleAccess},
 		{"language before shell", "ls -la", "typescript", []string{"javascript"}, ReasonUnsupportedLanguage, "code mode typescript input is disabled."},
 		{"shell before module", "FOO=1 node -e 'require(1)'", "javascript", nil, ReasonShellSource, MsgShellSource},
+		{"windows path", `.\gradlew.bat test`, "javascript", nil, ReasonShellSource, MsgShellSource},
+		{"command with flags", "custom-tool --format=json", "javascript", nil, ReasonShellSource, MsgShellSource},
+		{"command with flags in typescript", "mytool -v --out=x.json", "typescript", nil, ReasonShellSource, MsgShellSource},
+		{"fenced shell", "```bash\nnpm run build -- --watch\n```", "javascript", nil, ReasonShellSource, MsgShellSource},
+		{"typeof require is not module access", `return typeof require === "undefined"`, "javascript", nil, "", ""},
+		{"require.resolve is", `require.resolve("x")`, "javascript", nil, ReasonModuleAccessDenied, MsgModuleAccess},
 		{"ts syntax", "const x: number = ;", "typescript", nil, ReasonTypeScriptTransformFailed, `typescript transform failed: Unexpected ";" (line 1, column 19)`},
 		{"ts syntax line 2", "let a = 1;\nlet b: string = 2 +;", "typescript", nil, ReasonTypeScriptTransformFailed, `typescript transform failed: Unexpected ";" (line 2, column 20)`},
 		{"ts unclosed", "if (x) {\n  y()", "typescript", nil, ReasonTypeScriptTransformFailed, "typescript transform failed: Unexpected end of code (line 2, column 6)"},
@@ -164,7 +170,9 @@ func TestJavaScriptOnlyProcessNeverLoadsTypeScript(t *testing.T) {
 // invalid_input error.
 func FuzzCheck(f *testing.F) {
 	for _, s := range []string{"ls -la", "return 1", `require("fs")`, "`${import('x')}`", "r\\u0065quire",
-		"#!/bin/sh", "FOO=1 make", "if [ x ]", "/a/g", "x ? y : {z}", "\\u{", "`${", "/[/", "a\n.b", "whoami;\nfunction whoami(){}"} {
+		"#!/bin/sh", "FOO=1 make", "if [ x ]", "/a/g", "x ? y : {z}", "\\u{", "`${", "/[/", "a\n.b", "whoami;\nfunction whoami(){}",
+		"```js\nreturn 1\n```", "```ts\nlet a: number = 1\na\n```", "```\n```", "````\n```\n````", "let a = 1\na",
+		"x = {}\n(a) / 1", "typeof require === 'undefined'", ".\\gradlew.bat test", "custom-tool --format=json"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
