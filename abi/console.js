@@ -29,7 +29,7 @@
   const g = globalThis;
   const { emit } = g.__cm_bridge;
   const apply = Reflect.apply;
-  const uncurry = (f) => (self, ...args) => apply(f, self, args);
+  const uncurry = Function.prototype.bind.bind(Function.prototype.call); // uncurry(f)(self, ...args)
   const O = Object;
   const keysOf = O.keys, symbolsOf = O.getOwnPropertySymbols, own = O.getOwnPropertyDescriptor, protoOf = O.getPrototypeOf;
   const hasOwn = uncurry(O.prototype.hasOwnProperty);
@@ -93,6 +93,7 @@
   const text = (v) => typeof v === "symbol" ? str(v) : typeof v === "object" || typeof v === "function" ? (v === null ? "null" : "[object]") : "" + v;
 
   // Strings nested in values are quoted and escaped as Node does.
+  const special = /[\x00-\x1f'\\\x7f-\x9f\ud800-\udfff]/g, exec = uncurry(RegExp.prototype.exec);
   const quote = (s) => {
     let q = 39;
     if (indexOf(s, "'") !== -1) {
@@ -101,6 +102,10 @@
     }
     let out = "", at = 0;
     for (let i = 0; i < s.length; i++) {
+      special.lastIndex = i; // skip to the next character that may need escaping
+      const m = exec(special, s);
+      if (m === null) break;
+      i = special.lastIndex - 1;
       const c = code(s, i);
       let e = "";
       if (c === q || c === 92) e = c === 92 ? "\\\\" : "\\'";
@@ -178,12 +183,15 @@
   };
   // keys are the own enumerable string and symbol keys, without array indices
   // when skip (a length) is given.
+  // Past ITEMS of them, only their count is kept, as out.hidden.
   const keysIn = (v, skip) => {
     const out = [], ks = keysOf(v);
-    for (let i = 0; i < ks.length; i++) {
-      const k = ks[i];
-      if (skip === undefined || !(k === "" + toInt(k, 10) && toInt(k, 10) >= 0 && toInt(k, 10) < skip)) out[out.length] = k;
+    let i = 0;
+    for (; i < ks.length && out.length <= ITEMS; i++) {
+      const k = ks[i], n = toInt(k, 10);
+      if (skip === undefined || !(k === "" + n && n >= 0 && n < skip)) out[out.length] = k;
     }
+    out.hidden = ks.length - i;
     const ss = symbolsOf(v);
     for (let i = 0; i < ss.length; i++) { const d = own(v, ss[i]); if (d !== undefined && d.enumerable) out[out.length] = ss[i]; }
     return out;
@@ -261,9 +269,9 @@
     return "[Uint8Contents]: <" + s + (len > ITEMS ? " ... " + plural(len - ITEMS, "more byte") : "") + ">";
   };
 
+  const source = (f) => { try { return fnSource(f); } catch (_) { return "function () { [native code] }"; } };
   const fnBase = (v, ctor, tag) => {
-    let src = "";
-    try { src = fnSource(v); } catch (_) {}
+    const src = source(v);
     const c = code(src, 5);
     if (starts(src, "class") && (c === 32 || c === 123 || c === 9 || c === 10)) {
       let base = "class " + (fnName(v) || "(anonymous)");
@@ -404,7 +412,7 @@
     ctx.cur = rt;
     const out = items();
     for (let i = 0; i < keys.length; i++) {
-      if (i === ITEMS || left <= 0) { out[out.length] = left <= 0 ? "..." : more(keys.length - i); break; }
+      if (i === ITEMS || left <= 0) { out[out.length] = left <= 0 ? "..." : more(keys.length - i + keys.hidden); break; }
       out[out.length] = entry(ctx, v, keys[i], rt, false);
       left -= 4;
     }
@@ -470,8 +478,7 @@
     if (typeof v === "bigint") return v + "n";
     if (typeof v === "symbol") return "NaN";
     if (isObj(v)) {
-      const sh = shape(v);
-      v = sh[2] === "Number" || sh[2] === "date" ? sh[3] : NaN;
+      try { const sh = shape(v); v = sh[2] === "Number" || sh[2] === "date" ? sh[3] : NaN; } catch (_) { v = NaN; }
     }
     return number(conv(v));
   };
@@ -492,7 +499,7 @@
         let t;
         if (c === 115) { // %s
           const x = args[++a];
-          t = typeof x === "number" ? number(x) : typeof x === "bigint" ? x + "n" : typeof x === "function" ? fnSource(x) : isObj(x) ? inspect(x, 0) : text(x);
+          t = typeof x === "number" ? number(x) : typeof x === "bigint" ? x + "n" : typeof x === "function" ? source(x) : isObj(x) ? inspect(x, 0) : text(x);
         } else if (c === 106) { // %j
           try { t = "" + stringify(args[++a]); } catch (e) { t = "[Circular]"; }
         } else if (c === 100) t = numeric(args[++a], num);

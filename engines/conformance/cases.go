@@ -16,6 +16,7 @@ func Cases() []Case {
 		limitCases(),
 		snapshotCases(),
 		envCases(),
+		consoleCases(),
 		webCases(),
 	} {
 		all = append(all, g...)
