@@ -48,7 +48,6 @@
   const abLength = getter(AB.prototype, "byteLength"), abSlice = uncurry(AB.prototype.slice);
   const attempt = (f, v) => { try { f(v); return true; } catch (_) { return false; } };
   const isBuffer = (v) => attempt(abLength, v);
-  const isDataView = (v) => attempt(dvLength, v);
   // bytes gives a Uint8Array over a BufferSource (ArrayBuffer or any view).
   const bytes = (v, what) => {
     if (isView(v)) {
@@ -71,12 +70,7 @@
   // DOMException where missing (QuickJS has one): name, message and code are
   // getters on the prototype, as there.
   if (missing("DOMException")) {
-    const slots = new WM();
-    const codes = create(null);
-    const legacy = "INDEX_SIZE DOMSTRING_SIZE HIERARCHY_REQUEST WRONG_DOCUMENT INVALID_CHARACTER NO_DATA_ALLOWED " +
-      "NO_MODIFICATION_ALLOWED NOT_FOUND NOT_SUPPORTED INUSE_ATTRIBUTE INVALID_STATE SYNTAX INVALID_MODIFICATION " +
-      "NAMESPACE INVALID_ACCESS VALIDATION TYPE_MISMATCH SECURITY NETWORK ABORT URL_MISMATCH QUOTA_EXCEEDED " +
-      "TIMEOUT INVALID_NODE_TYPE DATA_CLONE";
+    const slots = new WM(), codes = create(null), proto = create(E.prototype);
     const DOMException = function DOMException(message = "", name = "Error") {
       if (new.target === undefined) throw new TypeErr("constructor requires 'new'");
       const e = construct(E, [], new.target);
@@ -87,22 +81,20 @@
       if (!wmHas(slots, self)) throw new TypeErr("not a DOMException");
       return wmGet(slots, self);
     };
-    const proto = create(E.prototype);
-    hidden(proto, "constructor", DOMException);
     const get = { name() { return slot(this).name; }, message() { return slot(this).message; }, code() { return codes[slot(this).name] || 0; } };
     for (const k of ["name", "message", "code"]) defineProperty(proto, k, { get: get[k], enumerable: true, configurable: true });
-    const words = legacy.split(" ");
-    for (let i = 0; i < words.length; i++) {
-      const konst = { value: i + 1, enumerable: true };
-      defineProperty(DOMException, words[i] + "_ERR", konst);
-      defineProperty(proto, words[i] + "_ERR", konst);
-      if (i === 1 || i === 5 || i === 9 || i === 15) continue; // codes without a name
-      const name = words[i] === "URL_MISMATCH" ? "URLMismatch"
-        : words[i].split("_").map((w) => w[0] + w.slice(1).toLowerCase()).join("");
-      codes[name + "Error"] = i + 1;
-    }
-    defineProperty(DOMException, "prototype", { value: proto, writable: false });
+    // The legacy code constants, in code order; four codes have no name.
+    const words = ("INDEX_SIZE DOMSTRING_SIZE HIERARCHY_REQUEST WRONG_DOCUMENT INVALID_CHARACTER NO_DATA_ALLOWED NO_MODIFICATION_ALLOWED " +
+      "NOT_FOUND NOT_SUPPORTED INUSE_ATTRIBUTE INVALID_STATE SYNTAX INVALID_MODIFICATION NAMESPACE INVALID_ACCESS VALIDATION " +
+      "TYPE_MISMATCH SECURITY NETWORK ABORT URL_MISMATCH QUOTA_EXCEEDED TIMEOUT INVALID_NODE_TYPE DATA_CLONE").split(" ");
+    words.forEach((w, i) => {
+      for (const o of [DOMException, proto]) defineProperty(o, w + "_ERR", { value: i + 1, enumerable: true });
+      if (i === 1 || i === 5 || i === 9 || i === 15) return;
+      codes[w === "URL_MISMATCH" ? "URLMismatchError" : w.split("_").map((x) => x[0] + x.slice(1).toLowerCase()).join("") + "Error"] = i + 1;
+    });
+    hidden(proto, "constructor", DOMException);
     defineProperty(proto, Symbol.toStringTag, { value: "DOMException", configurable: true });
+    defineProperty(DOMException, "prototype", { value: proto, writable: false });
     define("DOMException", DOMException);
   }
   const DOMExc = g.DOMException;
@@ -180,8 +172,7 @@
   // writeUTF8 writes whole characters of s from index i into out from index
   // j while they fit in cap bytes; it gives [code units read, bytes written].
   const writeUTF8 = (s, i, out, j, cap) => {
-    const n = s.length;
-    while (i < n) {
+    for (const n = s.length; i < n;) {
       let c = charCodeAt(s, i), k = 1;
       if (c < 0x80) {
         if (j >= cap) break;
@@ -192,16 +183,11 @@
         const d = c <= 0xdbff && i + 1 < n ? charCodeAt(s, i + 1) : 0;
         if ((d & 0xfc00) === 0xdc00) { c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00); k = 2; } else c = 0xfffd;
       }
-      if (c < 0x800) {
-        if (j + 2 > cap) break;
-        out[j++] = 0xc0 | (c >> 6);
-      } else if (c < 0x10000) {
-        if (j + 3 > cap) break;
-        out[j++] = 0xe0 | (c >> 12); out[j++] = 0x80 | ((c >> 6) & 63);
-      } else {
-        if (j + 4 > cap) break;
-        out[j++] = 0xf0 | (c >> 18); out[j++] = 0x80 | ((c >> 12) & 63); out[j++] = 0x80 | ((c >> 6) & 63);
-      }
+      const size = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
+      if (j + size > cap) break;
+      if (size === 2) out[j++] = 0xc0 | (c >> 6);
+      else if (size === 3) { out[j++] = 0xe0 | (c >> 12); out[j++] = 0x80 | ((c >> 6) & 63); }
+      else { out[j++] = 0xf0 | (c >> 18); out[j++] = 0x80 | ((c >> 12) & 63); out[j++] = 0x80 | ((c >> 6) & 63); }
       out[j++] = 0x80 | (c & 63);
       i += k;
     }
@@ -659,14 +645,11 @@
   };
 
   const urls = new WM(), paramsState = new WM();
-  const urlOf = (self) => {
-    if (!wmHas(urls, self)) throw new TypeErr("not a URL");
-    return wmGet(urls, self);
+  const slotOf = (map, what) => (self) => {
+    if (!wmHas(map, self)) throw new TypeErr("not a " + what);
+    return wmGet(map, self);
   };
-  const paramsOf = (self) => {
-    if (!wmHas(paramsState, self)) throw new TypeErr("not a URLSearchParams");
-    return wmGet(paramsState, self);
-  };
+  const urlOf = slotOf(urls, "URL"), paramsOf = slotOf(paramsState, "URLSearchParams");
   // The URL's query and its searchParams' list stay in step both ways.
   const setQuery = (u, query) => {
     u.r.query = query;
@@ -686,82 +669,74 @@
     if (args.length < n) throw new TypeErr(what + " needs " + n + " argument" + (n > 1 ? "s" : ""));
   };
 
+  const pairsError = () => new TypeErr("URLSearchParams needs [name, value] pairs");
+  // edit replaces each pair p of the list by f(p) (null drops it), then adds more.
+  const edit = (self, f, more) => {
+    const st = paramsOf(self), list = [];
+    for (let i = 0; i < st.list.length; i++) { const p = f(st.list[i]); if (p !== null) push(list, p); }
+    if (more !== undefined) push(list, more);
+    st.list = list;
+    changed(st);
+  };
+  const matches = (self, name, value) => {
+    const list = paramsOf(self).list, n = toStr(name), v = value === undefined ? undefined : toStr(value), out = [];
+    for (let i = 0; i < list.length; i++) if (list[i][0] === n && (v === undefined || list[i][1] === v)) push(out, list[i][1]);
+    return out;
+  };
   class URLSearchParams {
     constructor(init = "") {
-      const list = [];
-      wmSet(paramsState, this, { list, url: null });
-      if ((typeof init === "object" && init !== null) || typeof init === "function") {
-        const iterator = init[Symbol.iterator];
-        if (iterator !== undefined && iterator !== null) {
+      const st = { list: [], url: null };
+      wmSet(paramsState, this, st);
+      if (wmHas(paramsState, init)) st.list = sliceArr(paramsOf(init).list);
+      else if ((typeof init === "object" && init !== null) || typeof init === "function") {
+        if (init[Symbol.iterator] !== undefined && init[Symbol.iterator] !== null) {
           for (const pair of init) {
+            if ((typeof pair !== "object" || pair === null) && typeof pair !== "function") throw pairsError();
             const items = [];
-            if ((typeof pair !== "object" || pair === null) && typeof pair !== "function") throw new TypeErr("URLSearchParams needs [name, value] pairs");
             for (const item of pair) push(items, item);
-            if (items.length !== 2) throw new TypeErr("URLSearchParams needs [name, value] pairs");
-            push(list, [toStr(items[0]), toStr(items[1])]);
+            if (items.length !== 2) throw pairsError();
+            push(st.list, [toStr(items[0]), toStr(items[1])]);
           }
         } else {
           const keys = ownKeys(init);
           for (let i = 0; i < keys.length; i++) {
-            if (typeof keys[i] === "string" && propertyIsEnumerable(init, keys[i])) push(list, [keys[i], toStr(init[keys[i]])]);
+            if (typeof keys[i] === "string" && propertyIsEnumerable(init, keys[i])) push(st.list, [keys[i], toStr(init[keys[i]])]);
           }
         }
       } else {
         const s = toStr(init);
-        paramsOf(this).list = parseForm(s[0] === "?" ? sliceStr(s, 1) : s);
+        st.list = parseForm(s[0] === "?" ? sliceStr(s, 1) : s);
       }
     }
     get size() { return paramsOf(this).list.length; }
     append(name, value) {
       needs(arguments, 2, "URLSearchParams.append");
-      const st = paramsOf(this);
-      push(st.list, [toStr(name), toStr(value)]);
-      changed(st);
+      edit(this, (p) => p, [toStr(name), toStr(value)]);
     }
     delete(name, value = undefined) {
-      const st = paramsOf(this), n = toStr(name), v = value === undefined ? undefined : toStr(value), kept = [];
-      for (let i = 0; i < st.list.length; i++) if (st.list[i][0] !== n || (v !== undefined && st.list[i][1] !== v)) push(kept, st.list[i]);
-      st.list = kept;
-      changed(st);
+      const n = toStr(name), v = value === undefined ? undefined : toStr(value);
+      edit(this, (p) => (p[0] !== n || (v !== undefined && p[1] !== v) ? p : null));
     }
     get(name) {
       needs(arguments, 1, "URLSearchParams.get");
-      const list = paramsOf(this).list, n = toStr(name);
-      for (let i = 0; i < list.length; i++) if (list[i][0] === n) return list[i][1];
-      return null;
+      const found = matches(this, name);
+      return found.length > 0 ? found[0] : null;
     }
-    getAll(name) {
-      needs(arguments, 1, "URLSearchParams.getAll");
-      const list = paramsOf(this).list, n = toStr(name), out = [];
-      for (let i = 0; i < list.length; i++) if (list[i][0] === n) push(out, list[i][1]);
-      return out;
-    }
-    has(name, value = undefined) {
-      needs(arguments, 1, "URLSearchParams.has");
-      const list = paramsOf(this).list, n = toStr(name), v = value === undefined ? undefined : toStr(value);
-      for (let i = 0; i < list.length; i++) if (list[i][0] === n && (v === undefined || list[i][1] === v)) return true;
-      return false;
-    }
+    getAll(name) { needs(arguments, 1, "URLSearchParams.getAll"); return matches(this, name); }
+    has(name, value = undefined) { needs(arguments, 1, "URLSearchParams.has"); return matches(this, name, value).length > 0; }
     set(name, value) {
       needs(arguments, 2, "URLSearchParams.set");
-      const st = paramsOf(this), n = toStr(name), v = toStr(value), kept = [];
+      const n = toStr(name), pair = [n, toStr(value)];
       let found = false;
-      for (let i = 0; i < st.list.length; i++) {
-        if (st.list[i][0] !== n) push(kept, st.list[i]);
-        else if (!found) { found = true; push(kept, [n, v]); }
-      }
-      if (!found) push(kept, [n, v]);
-      st.list = kept;
-      changed(st);
+      edit(this, (p) => (p[0] !== n ? p : found ? null : ((found = true), pair)));
+      if (!found) edit(this, (p) => p, pair);
     }
-    sort() {
-      const st = paramsOf(this), order = [];
-      for (let i = 0; i < st.list.length; i++) push(order, [st.list[i], i]);
+    sort() { // stable: ties keep their order
+      const list = paramsOf(this).list, order = [];
+      for (let i = 0; i < list.length; i++) push(order, [list[i], i]);
       sortArr(order, (a, b) => (a[0][0] < b[0][0] ? -1 : a[0][0] > b[0][0] ? 1 : a[1] - b[1]));
-      const list = [];
-      for (let i = 0; i < order.length; i++) push(list, order[i][0]);
-      st.list = list;
-      changed(st);
+      let k = 0;
+      edit(this, () => order[k++][0]);
     }
     forEach(callback, thisArg = undefined) {
       if (typeof callback !== "function") throw new TypeErr("URLSearchParams.forEach needs a function");
@@ -822,15 +797,9 @@
       if (r.port === special[scheme]) r.port = null;
     }
     get username() { return urlOf(this).r.user; }
-    set username(v) {
-      const r = urlOf(this).r;
-      if (r.host !== null && r.host !== "" && r.scheme !== "file") r.user = pct(toStr(v), USERINFO);
-    }
+    set username(v) { setCredential(urlOf(this).r, "user", v); }
     get password() { return urlOf(this).r.pass; }
-    set password(v) {
-      const r = urlOf(this).r;
-      if (r.host !== null && r.host !== "" && r.scheme !== "file") r.pass = pct(toStr(v), USERINFO);
-    }
+    set password(v) { setCredential(urlOf(this).r, "pass", v); }
     get host() {
       const r = urlOf(this).r;
       return r.host === null ? "" : r.port === null ? r.host : r.host + ":" + r.port;
@@ -883,6 +852,9 @@
     r.host = host;
     if (withPort && p !== null && r.scheme !== "file") setPort(r, p);
   };
+  const setCredential = (r, k, v) => {
+    if (r.host !== null && r.host !== "" && r.scheme !== "file") r[k] = pct(toStr(v), USERINFO);
+  };
   // setPort sets the port from the leading digits of s, if any and valid.
   const setPort = (r, s) => {
     let end = 0;
@@ -896,12 +868,12 @@
 
   // structuredClone: HTML's structured serialize then deserialize, in one
   // pass. JSON data, Date, RegExp, Map, Set, ArrayBuffer, typed arrays,
-  // DataView, boxed primitives, BigInt and errors (name, message, stack,
-  // cause, as V8 does) clone, keeping shared references and cycles; other objects become plain
-  // objects of their own enumerable string-keyed properties. Functions,
-  // symbols and platform or exotic objects (URL, WeakMap, Promise, ...)
-  // throw a DataCloneError. The transfer option is ignored: nothing is
-  // transferred or detached.
+  // DataView, boxed primitives, BigInt, DOMException and errors (name,
+  // message, stack, and cause as V8 does) clone, keeping shared references
+  // and cycles; other objects become plain objects of their own enumerable
+  // string-keyed properties. Functions, symbols and platform or exotic
+  // objects (URL, WeakMap, Promise, ...) throw a DataCloneError. The
+  // transfer option is ignored: nothing is transferred or detached.
   const MapC = Map, SetC = Set, ArrayC = Array, DateC = Date, RegExpC = RegExp, DataViewC = DataView;
   const mapGetM = uncurry(MapC.prototype.get), mapSetM = uncurry(MapC.prototype.set), mapHas = uncurry(MapC.prototype.has);
   const mapForEach = uncurry(MapC.prototype.forEach), setForEach = uncurry(SetC.prototype.forEach), setAdd = uncurry(SetC.prototype.add);
@@ -909,9 +881,8 @@
   const getTime = uncurry(DateC.prototype.getTime);
   const reSource = getter(RegExpC.prototype, "source"), reFlags = getter(RegExpC.prototype, "flags");
   const symbolString = uncurry(Symbol.prototype.toString);
-  const boxes = [[Number.prototype.valueOf, Number], [String.prototype.valueOf, String], [Boolean.prototype.valueOf, Boolean]];
-  if (typeof BigInt === "function") push(boxes, [BigInt.prototype.valueOf, BigInt]);
-  for (let i = 0; i < boxes.length; i++) boxes[i][0] = uncurry(boxes[i][0]);
+  // The valueOf of each boxed primitive type, which throws for any other value.
+  const boxes = [Number, String, Boolean, BigInt].map((C) => uncurry(C.prototype.valueOf));
   const symbolValue = uncurry(Symbol.prototype.valueOf);
   const views = create(null);
   for (const name of ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
@@ -927,7 +898,7 @@
     if (typeof v !== "object" || v === null) return v;
     if (mapHas(memo, v)) return mapGetM(memo, v);
     const keep = (out) => { mapSetM(memo, v, out); return out; };
-    for (let i = 0; i < boxes.length; i++) if (attempt(boxes[i][0], v)) return keep(O(boxes[i][0](v)));
+    for (let i = 0; i < boxes.length; i++) if (attempt(boxes[i], v)) return keep(O(boxes[i](v)));
     if (attempt(symbolValue, v)) throw uncloneable("Symbol object");
     if (attempt(getTime, v)) return keep(new DateC(getTime(v)));
     if (v !== RegExpC.prototype && attempt(reSource, v)) return keep(new RegExpC(reSource(v), reFlags(v)));
