@@ -411,7 +411,7 @@
     }
     return "xn--" + out;
   };
-  const labels_ = (s) => { // s split on "."
+  const splitDots = (s) => {
     const out = [];
     for (let i = 0; ;) {
       const dot = indexOf(s, ".", i);
@@ -435,7 +435,7 @@
     return v;
   };
   const ipv4 = (host) => {
-    const parts = labels_(host);
+    const parts = splitDots(host);
     if (parts[parts.length - 1] === "" && parts.length > 1) parts.length--;
     const last = parts[parts.length - 1], hex = last[0] === "0" && (last[1] === "x" || last[1] === "X");
     let numeric = last !== "";
@@ -472,7 +472,7 @@
     }
     let out = d;
     if (!ascii) {
-      const ls = labels_(d);
+      const ls = splitDots(d);
       for (let i = 0; i < ls.length; i++) {
         for (let k = 0; k < ls[i].length; k++) if (charCodeAt(ls[i], k) >= 0x80) { ls[i] = punycode(ls[i]); break; }
       }
@@ -604,7 +604,7 @@
       return r;
     }
     const r = record(toLower(sliceStr(s, 0, n)));
-    let rest = sliceStr(s, n + 1);
+    const rest = sliceStr(s, n + 1);
     if (r.scheme === "file") {
       r.host = "";
       if (isSlash(rest[0], true) && isSlash(rest[1], true)) return authority(sliceStr(rest, 2), r);
