@@ -67,7 +67,10 @@ func init() {
 		FinalizationRegistry ArrayBuffer SharedArrayBuffer DataView Atomics Int8Array Uint8Array
 		Uint8ClampedArray Int16Array Uint16Array Int32Array Uint32Array Float32Array Float64Array
 		BigInt64Array BigUint64Array Iterator parseInt parseFloat isNaN isFinite encodeURI decodeURI
-		encodeURIComponent decodeURIComponent escape unescape queueMicrotask performance console`) {
+		encodeURIComponent decodeURIComponent escape unescape queueMicrotask performance console
+		TextEncoder TextDecoder URL URLSearchParams structuredClone atob btoa DOMException crypto
+		setTimeout setInterval setImmediate clearTimeout clearInterval clearImmediate store load
+		fetch XMLHttpRequest WebSocket EventSource`) {
 		reservedGlobals[g] = true
 	}
 }
