@@ -19,11 +19,12 @@
 // toString; %d, %i and %f show an object that is not a Number or Date as
 // NaN; a Symbol.toStringTag getter is not read; a Promise shows as
 // Promise { <pending> } whatever its state; Map and Set iterators show as
-// Object [Map Iterator] {}; objects list at most 100 keys; a run of more than
-// 65536 holes in an array ends the listing with "... N more items"; extra
-// (non-index) properties are listed only on arrays of up to 1000 items;
-// stack frames are the engine's own; trace prints no frames; times are
-// whole milliseconds; table prints like log.
+// Object [Map Iterator] {}; a chain without a constructor shows as
+// [Object: null prototype]; objects list at most 100 keys; a run of more
+// than 65536 holes in an array ends the listing with "... N more items";
+// extra (non-index) properties are listed only on arrays of up to 1000
+// items; stack frames are the engine's own; trace prints no frames; table
+// prints like log.
 (() => {
   "use strict";
   const g = globalThis;
@@ -34,7 +35,9 @@
   const keysOf = O.keys, symbolsOf = O.getOwnPropertySymbols, own = O.getOwnPropertyDescriptor, protoOf = O.getPrototypeOf;
   const hasOwn = uncurry(O.prototype.hasOwnProperty);
   const isArray = Array.isArray, str = String, stringify = JSON.stringify, toInt = parseInt, toFloat = parseFloat, num = Number;
-  const min = Math.min, max = Math.max, sqrt = Math.sqrt, round = Math.round, now = Date.now;
+  const min = Math.min, max = Math.max, sqrt = Math.sqrt, round = Math.round, floor = Math.floor;
+  const perf = g.performance, perfNow = perf && typeof perf.now === "function" ? uncurry(perf.now) : null, dateNow = Date.now;
+  const now = () => (perfNow ? perfNow(perf) : dateNow());
   const SP = String.prototype;
   const slice = uncurry(SP.slice), indexOf = uncurry(SP.indexOf), code = uncurry(SP.charCodeAt), repeat = uncurry(SP.repeat);
   const toRadix = uncurry(Number.prototype.toString), toFixed = uncurry(Number.prototype.toFixed);
@@ -64,6 +67,7 @@
   const HEX = "0123456789ABCDEF";
   const CAP = 1048576, ITEMS = 100, STRING = 10000, HOLES = 65536, EXTRAS = 1000, WIDTH = 80;
   let left = CAP; // characters the current call may still produce
+  let hidden = 0; // keys keysIn left out
 
   const starts = (s, p) => slice(s, 0, p.length) === p;
   const join = (list, sep) => {
@@ -183,7 +187,7 @@
   };
   // keys are the own enumerable string and symbol keys, without array indices
   // when skip (a length) is given.
-  // Past ITEMS of them, only their count is kept, as out.hidden.
+  // Past ITEMS of them, only their count is kept, in hidden.
   const keysIn = (v, skip) => {
     const out = [], ks = keysOf(v);
     let i = 0;
@@ -191,7 +195,7 @@
       const k = ks[i], n = toInt(k, 10);
       if (skip === undefined || !(k === "" + n && n >= 0 && n < skip)) out[out.length] = k;
     }
-    out.hidden = ks.length - i;
+    hidden = ks.length - i;
     const ss = symbolsOf(v);
     for (let i = 0; i < ss.length; i++) { const d = own(v, ss[i]); if (d !== undefined && d.enumerable) out[out.length] = ss[i]; }
     return out;
@@ -354,7 +358,8 @@
 
   const raw = (ctx, v, rt) => {
     const sh = shape(v), ctor = sh[0], tag = sh[1], val = sh[3];
-    let kind = sh[2], keys, base = "", open = "{", close = "}", arrayish = false, items = () => [];
+    hidden = 0;
+    let kind = sh[2], keys, base = "", open = "{", close = "}", arrayish = false, items = () => [], more0 = 0;
     if (isArray(v)) {
       const d = own(v, "length"), len = data(d) ? d.value : 0;
       keys = len <= EXTRAS ? keysIn(v, len) : [];
@@ -403,6 +408,7 @@
         if (keys.length === 0) return base;
       }
     }
+    more0 = hidden;
     if (rt > ctx.depth) {
       const name = slice(prefix(ctor, tag, "Object"), 0, -1);
       return ctor === null ? name : "[" + name + "]";
@@ -412,7 +418,7 @@
     ctx.cur = rt;
     const out = items();
     for (let i = 0; i < keys.length; i++) {
-      if (i === ITEMS || left <= 0) { out[out.length] = left <= 0 ? "..." : more(keys.length - i + keys.hidden); break; }
+      if (i === ITEMS || left <= 0) { out[out.length] = left <= 0 ? "..." : more(keys.length - i + more0); break; }
       out[out.length] = entry(ctx, v, keys[i], rt, false);
       left -= 4;
     }
@@ -501,7 +507,11 @@
           const x = args[++a];
           t = typeof x === "number" ? number(x) : typeof x === "bigint" ? x + "n" : typeof x === "function" ? source(x) : isObj(x) ? inspect(x, 0) : text(x);
         } else if (c === 106) { // %j
-          try { t = "" + stringify(args[++a]); } catch (e) { t = "[Circular]"; }
+          try { t = "" + stringify(args[++a]); } catch (e) { // as Node: only a cycle is printed
+            const m = isObj(e) ? peek(e, "message") : undefined;
+            if (typeof m !== "string" || indexOf(m, "ircular") === -1) throw e;
+            t = "[Circular]";
+          }
         } else if (c === 100) t = numeric(args[++a], num);
         else if (c === 105) t = numeric(args[++a], (x) => toInt(x));
         else if (c === 102) t = numeric(args[++a], toFloat);
@@ -534,12 +544,16 @@
     emit("text", line);
   };
   const level = (p) => (...args) => print(p, format(args));
-  const label = (l) => (l === undefined ? "default" : typeof l === "string" ? l : isObj(l) ? inspect(l, 0) : text(l));
+  const label = (l) => (l === undefined ? "default" : typeof l === "string" ? l : isObj(l) ? ((left = CAP), inspect(l, 0)) : text(l));
   const counts = new Map(), timers = new Map();
   const mapGet = uncurry(Map.prototype.get), mapSet = uncurry(Map.prototype.set), mapHas = uncurry(Map.prototype.has), mapDelete = uncurry(Map.prototype.delete);
-  const elapsed = (start) => {
+  const pad2 = (n) => (n < 10 ? "0" : "") + n;
+  const elapsed = (start) => { // as Node: 1.234ms, 1.234s, 1:02.345 (m:ss.mmm)
     const ms = now() - start;
-    return ms < 1000 ? ms + "ms" : toFixed(ms / 1000, 3) + "s";
+    if (ms < 1000) return num(toFixed(ms, 3)) + "ms";
+    if (ms < 60000) return toFixed(ms / 1000, 3) + "s";
+    const h = floor(ms / 3600000), m = floor(ms / 60000) % 60, sec = toFixed((ms % 60000) / 1000, 3);
+    return (h ? h + ":" + pad2(m) : m) + ":" + (sec.length < 6 ? "0" : "") + sec + (h ? " (h:mm:ss.mmm)" : " (m:ss.mmm)");
   };
   const timed = (name, end) => (l, ...rest) => {
     l = label(l);

@@ -57,13 +57,19 @@ func consoleCases() []Case {
 		}
 		return b.String() + "}"
 	}
-	wideKeys := func(n int) string {
+	// wideKeys is { k0: 0, k1: 1, ... } with n > 100 keys, indented by
+	// indent, the value of k0 being first when that is not empty.
+	wideKeys := func(n int, indent, first string) string {
 		var b strings.Builder
 		b.WriteString("{\n")
 		for i := 0; i < 100; i++ {
-			fmt.Fprintf(&b, "  k%d: %d,\n", i, i)
+			v := fmt.Sprint(i)
+			if i == 0 && first != "" {
+				v = first
+			}
+			fmt.Fprintf(&b, "%s  k%d: %s,\n", indent, i, v)
 		}
-		fmt.Fprintf(&b, "  ... %d more items\n}", n-100)
+		fmt.Fprintf(&b, "%s  ... %d more items\n%s}", indent, n-100, indent)
 		return b.String()
 	}
 	cut := 1 << 20
@@ -288,6 +294,7 @@ console.log("%d %i %f", hostile, hostile, hostile);
 console.log("%d %f", new Number(4), new Date(5));`,
 			"-0 10n 16 10n -0 5n", "Symbol(t) null undefined", "{ a: [Object] } [ 1, [ 2, [ 3 ] ] ]", "function named() { return 1 }",
 			"[Circular]", "undefined undefined", "NaN NaN NaN", "4 5"),
+		ok("console/%j throws what JSON.stringify throws, but a cycle", `try { console.log("%j", { n: 1n }) } catch (e) { return e.name }`, `"TypeError"`),
 
 		// The other methods.
 		logs("group indents", `
@@ -363,7 +370,11 @@ console.dir(deep, { depth: Infinity });`,
 }`),
 		logs("a very deep chain", `let v = {}; for (let i = 0; i < 100000; i++) v = { v }; console.dir(v, { depth: null }); console.log([[[[[[v]]]]]])`,
 			deepChain(), "[ [ [ [Array] ] ] ]"),
-		logs("an object with 100k keys", `const o = {}; for (let i = 0; i < 100000; i++) o["k" + i] = i; console.log(o)`, wideKeys(100000)),
+		logs("an object with 100k keys", `const o = {}; for (let i = 0; i < 100000; i++) o["k" + i] = i; console.log(o)`, wideKeys(100000, "", "")),
+		logs("objects with more than 100 keys, nested", `
+const wide = (n) => { const o = {}; for (let i = 0; i < n; i++) o["k" + i] = i; return o };
+const outer = wide(150); outer.k0 = wide(120);
+console.log(outer);`, wideKeys(150, "", wideKeys(120, "  ", ""))),
 		logs("a million-item array", `console.log(new Array(1e6).fill(7).map((_, i) => i))`, numbers(1e6)),
 		logs("huge sparse arrays", `const a = []; a[1e6] = 1; console.log(a); console.log(new Array(2 ** 32 - 1))`,
 			"[ ... 1000001 more items ]", "[ ... 4294967295 more items ]"),
