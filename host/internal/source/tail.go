@@ -136,7 +136,8 @@ type bracket struct {
 // cell then costs a walk to its return, and nothing else is needed.
 func scanTop(toks []token, stopAtReturn bool) top {
 	res := top{last: -1}
-	stack := []bracket{{}}
+	var buf [32]bracket // real cells nest less: no allocation for them
+	stack := append(buf[:0], bracket{})
 	fns := 0               // open function bodies
 	prev := -1             // the last top-level token
 	var closed bracket     // the bracket toks[prev] closed, when it is a closer
