@@ -452,7 +452,7 @@
     const cell = longest + 2;
     if (!(cell * 3 + ctx.indent < WIDTH && (total / cell > 5 || longest <= 6))) return out;
     const biased = max(cell - 3 - sqrt(cell - total / out.length), 1);
-    const cols = min(round(sqrt(2.5 * biased * n) / biased), Math.floor((WIDTH - ctx.indent) / cell), 12, 15);
+    const cols = min(round(sqrt(2.5 * biased * n) / biased), floor((WIDTH - ctx.indent) / cell), 12, 15);
     if (cols <= 1) return out;
     const widths = [];
     for (let c = 0; c < cols; c++) {
