@@ -76,7 +76,9 @@ type Tool struct {
 	// DirectOnly tools stay visible to the model and are never catalogued.
 	DirectOnly bool
 	// ReplaySafe marks a read-only core or plugin tool that a restart-safe
-	// run may call. It is ignored for MCP and client tools.
+	// run may call. It is ignored for MCP and client tools. A core tool named
+	// on the audited read-only list ([AuditedReplaySafe]) is replay-safe
+	// without it.
 	ReplaySafe bool
 	// Control marks the host's own control tools (the code-mode exec and
 	// wait); they are never catalogued. The Tool Search controls
@@ -85,6 +87,23 @@ type Tool struct {
 	// exec is an ordinary tool: it is catalogued as openclaw:core:exec.
 	Control bool
 }
+
+// auditedReplaySafe names the core tools audited as read-only: a
+// restart-safe run may call them even when they are not marked ReplaySafe,
+// because a replay after a restart repeats nothing but reads. The audit is of
+// the core tool behind each name, so the list covers core tools only; a
+// plugin or client tool of the same name is not replay-safe unless marked.
+var auditedReplaySafe = map[string]bool{
+	"read": true, "search": true, "find": true, "grep": true, "glob": true, "ls": true,
+	"web_search": true, "web_fetch": true, "x_search": true, "memory_get": true,
+	"sessions_list": true, "sessions_history": true, "sessions_search": true,
+	"agents_list": true, "get_goal": true, "update_plan": true,
+	"tool_search": true, "tool_describe": true, "image": true,
+}
+
+// AuditedReplaySafe reports whether name is on the audited list of read-only
+// core tools, which are replay-safe whether or not they are marked.
+func AuditedReplaySafe(name string) bool { return auditedReplaySafe[name] }
 
 // toolSearchControls are never catalogued, whoever supplies them.
 var toolSearchControls = map[string]bool{
@@ -331,7 +350,7 @@ func newEntry(t *Tool) (Entry, error) {
 		e.Input = unknownType
 		return e, nil
 	}
-	e.ReplaySafe = t.ReplaySafe
+	e.ReplaySafe = t.ReplaySafe || t.Origin == OriginCore && auditedReplaySafe[t.Name]
 	in, ok := hintOfRaw(e.InputSchema, inputLimits)
 	if !ok {
 		return Entry{}, fmt.Errorf("catalog: tool %q: %w: input schema is not valid JSON", e.ID, ErrInvalidTool)

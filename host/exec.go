@@ -139,7 +139,8 @@ func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
 }
 
 // replaySafe reports whether a bridge request may run in a restart-safe run:
-// catalog look-ups, and calls of tools marked replay-safe.
+// catalog look-ups, and calls of replay-safe tools (the catalog entry says:
+// core and plugin tools marked ReplaySafe, and audited read-only core tools).
 func (run *Run) replaySafe(op, payload string) bool {
 	switch op {
 	case "search", "describe", "mcp_api", "load":

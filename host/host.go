@@ -39,7 +39,11 @@ type Tool struct {
 	MCPServer    string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
-	// ReplaySafe marks a read-only tool a restart-safe run may call.
+	// ReplaySafe marks a read-only tool a restart-safe run may call. It
+	// counts for core and plugin tools only. A core tool (no Plugin, no
+	// MCPServer, not a client tool) whose name is on the audited read-only
+	// list is replay-safe without it; the list is
+	// [github.com/seed11a79d2d/codemode/catalog.AuditedReplaySafe].
 	ReplaySafe bool
 	// DirectOnly tools stay visible to the model and are never catalogued.
 	DirectOnly bool

@@ -1,0 +1,53 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+// restartSafe is the exec input of a restart-safe cell.
+func restartSafe(src string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"code": src, "restartSafe": true})
+	return b
+}
+
+// untilSettled waits on a run until it stops waiting.
+func untilSettled(run *Run, r Result) Result {
+	for r.Status == StatusWaiting {
+		r = run.Wait(context.Background(), waitArgs(r.RunID))
+	}
+	return r
+}
+
+// TestAuditedCoreToolsAreReplaySafe: a core tool whose name is on the
+// audited read-only list may run in a restart-safe cell without being marked
+// ReplaySafe. A plugin or client tool of the same name, or a core tool off
+// the list, still may not.
+func TestAuditedCoreToolsAreReplaySafe(t *testing.T) {
+	ran := map[string]int{}
+	tool := func(name, plugin string) Tool {
+		return Tool{Name: name, Plugin: plugin, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			ran[plugin+"/"+name]++
+			return ToolResult{Details: name}, nil
+		}}
+	}
+	rt := newRuntime(t, `true`, tool("read", ""), tool("web_fetch", ""), tool("write", ""), tool("grep", "files"))
+	client := tool("ls", "")
+	run := prepare(t, rt, RunOptions{ClientTools: []Tool{client}})
+
+	r := untilSettled(run, run.Exec(context.Background(), "c1", restartSafe(
+		`return [await tools.callValue("openclaw:core:read", {}), await tools.callValue("openclaw:core:web_fetch", {})]`)))
+	if r.Status != StatusCompleted || string(r.Value) != `["read","web_fetch"]` || !r.ReplaySafe {
+		t.Fatalf("audited core tools refused: %+v", r)
+	}
+	for _, id := range []string{"openclaw:core:write", "openclaw:files:grep", "client:client:ls"} {
+		r := untilSettled(run, run.Exec(context.Background(), "c2", restartSafe(`return await tools.callValue("`+id+`", {})`)))
+		if r.Status != StatusFailed || r.Error != msgRestartSafeSideEffect {
+			t.Errorf("%s: %+v", id, r)
+		}
+	}
+	if ran["/write"]+ran["files/grep"]+ran["/ls"] != 0 || ran["/read"] != 1 {
+		t.Fatalf("ran %v", ran)
+	}
+}
