@@ -479,14 +479,21 @@ const (
 
 // parkRestartSafe refuses a restart-safe run whose pending work is not
 // replay-safe before any of it ran, and otherwise parks it without draining.
+// The namespace message is for a cell whose every pending request is a plugin
+// namespace call; a namespace call pending beside anything else (a look-up, a
+// yield, a timer, a replay-safe call) is refused as a side effect. A cleared
+// timer's delivery is no request.
 func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
-	namespaces, stores, unsafe := 0, 0, 0
+	requests, namespaces, stores, unsafe := 0, 0, 0, 0
 	for _, pc := range st.pending {
+		if pc.kind != kindLocal {
+			requests++
+		}
+		if pc.kind == kindCall && pc.method == "namespace" {
+			namespaces++
+		}
 		switch {
 		case pc.kind != kindCall || pc.replaySafe:
-		case pc.method == "namespace":
-			namespaces++
-			unsafe++
 		case pc.method == "store":
 			stores++
 			unsafe++
@@ -495,7 +502,7 @@ func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
 		}
 	}
 	switch {
-	case namespaces > 0 && namespaces == unsafe:
+	case namespaces > 0 && namespaces == requests:
 		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeNamespace))
 	case stores > 0 && stores == unsafe:
 		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeStore))

@@ -51,3 +51,25 @@ func TestAuditedCoreToolsAreReplaySafe(t *testing.T) {
 		t.Fatalf("ran %v", ran)
 	}
 }
+
+// TestRestartSafeNamespaceRefusal: a restart-safe cell whose every pending
+// request is a plugin namespace call fails with the namespace message; when
+// anything else is pending beside it (a look-up, a yield, a timer, a
+// replay-safe call) the namespace call is refused as a side effect.
+func TestRestartSafeNamespaceRefusal(t *testing.T) {
+	rt := namespaceRuntime(t, `true`, trackerTools(nil), issuesNamespace(nil))
+	run := prepare(t, rt, RunOptions{})
+	for _, c := range []struct{ src, want string }{
+		{`return await Issues.list({})`, msgRestartSafeNamespace},
+		{`return await Promise.all([Issues.list({}), Issues.update("#1", {state: "done"})])`, msgRestartSafeNamespace},
+		{`return await Promise.all([Issues.list({}), tools.search("issues")])`, msgRestartSafeSideEffect},
+		{`return await Promise.all([Issues.list({}), yield_control("later")])`, msgRestartSafeSideEffect},
+		{`setTimeout(() => {}, 5); return await Issues.list({})`, msgRestartSafeSideEffect},
+		{`return await Promise.all([Issues.list({}), tools.issues_list({})])`, msgRestartSafeSideEffect},
+	} {
+		r := untilSettled(run, run.Exec(context.Background(), "c", restartSafe(c.src)))
+		if r.Status != StatusFailed || r.Error != c.want || r.Code != "invalid_input" {
+			t.Errorf("%s: %+v", c.src, r)
+		}
+	}
+}
