@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 )
 
 // Namespace is a plugin's concise domain API for cells, such as
@@ -52,7 +53,13 @@ func NamespaceTool(toolName string, mapper func(args []json.RawMessage) (json.Ra
 type registeredNamespace struct {
 	plugin string
 	ns     Namespace
+	// serial tells this registration from a later one of the same id: a
+	// prepared run keeps a namespace only while its registration stands.
+	serial uint64
 }
+
+// namespaceSerial numbers registrations, process-wide.
+var namespaceSerial atomic.Uint64
 
 var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
@@ -100,12 +107,14 @@ func (r *Runtime) RegisterNamespace(pluginID string, ns Namespace) error {
 		}
 	}
 	ns.RequiredToolNames = slices.Clone(ns.RequiredToolNames)
-	r.namespaces = append(r.namespaces, registeredNamespace{pluginID, ns})
+	r.namespaces = append(r.namespaces, registeredNamespace{pluginID, ns, namespaceSerial.Add(1)})
 	return nil
 }
 
 // ClearNamespaces removes a plugin's registrations (rollback or uninstall).
-// Runs prepared afterwards no longer see them.
+// Runs prepared afterwards no longer see them, and neither does the next exec
+// of a run prepared before; a parked exec keeps the scopes it was created
+// with until it finishes.
 func (r *Runtime) ClearNamespaces(pluginID string) {
 	r.nsMu.Lock()
 	defer r.nsMu.Unlock()
@@ -175,10 +184,20 @@ type nsScope struct {
 	callables map[string]*NamespaceCallable
 }
 
-// createNamespaces builds every visible namespace's scope for one exec.
+// createNamespaces builds the scope of every namespace visible to the run
+// whose registration still stands, for one exec.
 func (run *Run) createNamespaces(ctx context.Context) (nsRuntime, []nsSetup, error) {
 	rt, setup := nsRuntime{}, []nsSetup{}
+	standing := map[uint64]bool{}
+	run.rt.nsMu.Lock()
+	for _, x := range run.rt.namespaces {
+		standing[x.serial] = true
+	}
+	run.rt.nsMu.Unlock()
 	for _, v := range run.namespaces {
+		if !standing[v.serial] {
+			continue
+		}
 		scope, err := v.ns.CreateScope(ctx, NamespaceContext{Scope: run.opts.Scope, Config: run.rt.cfg})
 		if err != nil {
 			return nil, nil, fmt.Errorf("code mode namespace %s: create scope: %w", v.ns.ID, err)

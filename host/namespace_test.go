@@ -204,6 +204,21 @@ func TestPluginRollbackClearsItsNamespaces(t *testing.T) {
 	}
 }
 
+// TestRollbackReachesPreparedRuns: a plugin rolled back while a run is
+// prepared loses its namespace from that run's next exec: neither the global
+// nor the namespaces member is there.
+func TestRollbackReachesPreparedRuns(t *testing.T) {
+	rt := namespaceRuntime(t, `true`, trackerTools(nil), issuesNamespace(nil))
+	run := prepare(t, rt, RunOptions{})
+	if r := exec(t, run, "return [typeof Issues, Object.keys(namespaces)]"); string(r.Value) != `["object",["Issues"]]` {
+		t.Fatalf("before rollback: %+v", r)
+	}
+	rt.ClearNamespaces("tracker")
+	if r := exec(t, run, "return [typeof Issues, Object.keys(namespaces)]"); string(r.Value) != `["undefined",[]]` {
+		t.Fatalf("after rollback: %+v", r)
+	}
+}
+
 func TestRestartSafeRefusesNamespaceCalls(t *testing.T) {
 	rt := namespaceRuntime(t, `true`, trackerTools(nil), issuesNamespace(nil))
 	run := prepare(t, rt, RunOptions{})
