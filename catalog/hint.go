@@ -19,22 +19,21 @@ type Hint struct {
 
 // Hint limits. All lengths are UTF-16 code units.
 const (
-	inputHintChars    = 300
-	inputHintProps    = 16
-	inputHintDepth    = 4
-	outputHintChars   = 800
-	outputHintProps   = 20
-	outputHintDepth   = 6
-	maxPropertyName   = 128
-	maxUnionVariants  = 4
-	maxLiterals       = 8
-	maxLiteralChars   = 96
-	maxUnionNesting   = 32
-	unknownType       = "unknown"
-	truncationMarker  = "; ..."
-	objectClose       = " }"
-	nullableSuffix    = " | null"
-	arrayWrapperChars = len("Array<>")
+	inputHintChars   = 300
+	inputHintProps   = 16
+	inputHintDepth   = 4
+	outputHintChars  = 800
+	outputHintProps  = 20
+	outputHintDepth  = 6
+	maxPropertyName  = 128
+	maxUnionVariants = 4
+	maxLiterals      = 8
+	maxLiteralChars  = 96
+	maxUnionNesting  = 32
+	unknownType      = "unknown"
+	truncationMarker = "; ..."
+	objectClose      = " }"
+	nullableSuffix   = " | null"
 )
 
 // incompleteKeywords are understood only well enough to know that the hint
@@ -67,10 +66,12 @@ var (
 
 // InputHint renders the compact input hint of a tool's input schema: at most
 // 300 UTF-16 units, 16 properties per object and 4 levels of nesting, with
-// numeric bounds as comments (number /* integer, >= 0 */). A schema that is not
-// a JSON object, exceeds the length limit or carries a malformed numeric bound
-// renders as "unknown" and is incomplete. The empty schema {} renders as
-// "unknown" and is complete.
+// numeric bounds as comments (number /* integer, >= 0 */). Each object keeps
+// the properties that fit in 300 units and marks the rest with "; ..."; a
+// hint that is still longer than 300 units (the marker included) is never cut
+// further: like a schema that is not a JSON object or carries a malformed
+// numeric bound, it renders as "unknown" and is incomplete. The empty schema
+// {} renders as "unknown" and is complete.
 func InputHint(schema json.RawMessage) Hint {
 	return renderHint(schema, inputLimits)
 }
@@ -93,7 +94,7 @@ func renderHint(schema json.RawMessage, lim hintLimits) Hint {
 
 func hintOf(v any, lim hintLimits) Hint {
 	h := hinter{lim: lim}
-	text, complete := h.render(v, 0, 0, lim.chars)
+	text, complete := h.render(v, 0, 0)
 	if h.malformed || u16len(text) > lim.chars {
 		return Hint{unknownType, false}
 	}
@@ -106,8 +107,9 @@ type hinter struct {
 }
 
 // render returns the hint of schema v. depth counts object and array nesting;
-// nest counts union nesting; budget is the most UTF-16 units the caller can use.
-func (h *hinter) render(v any, depth, nest, budget int) (string, bool) {
+// nest counts union nesting. Only objects are bounded as they render (each by
+// the hint's limit); the caller checks the length of what it gets.
+func (h *hinter) render(v any, depth, nest int) (string, bool) {
 	obj, ok := v.(*jsonObject)
 	if !ok {
 		return unknownType, false
@@ -134,18 +136,18 @@ func (h *hinter) render(v any, depth, nest, budget int) (string, bool) {
 		}
 		nullable = b
 	}
-	if nullable {
-		budget -= len(nullableSuffix)
-	}
-	text, c := h.base(m, depth, nest, budget)
+	text, c := h.base(m, depth, nest)
 	complete = complete && c
-	if nullable && text != unknownType && text != "null" && !strings.HasSuffix(text, nullableSuffix) {
+	// nullable widens a type, never a literal: a const or an enum rendered as
+	// its literals already says every value it allows, null among them or not.
+	literals := c && !m.has("anyOf") && !m.has("oneOf") && (m.has("const") || m.has("enum"))
+	if nullable && !literals && text != unknownType && text != "null" && !strings.HasSuffix(text, nullableSuffix) {
 		text += nullableSuffix
 	}
 	return text, complete
 }
 
-func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
+func (h *hinter) base(m jsonObject, depth, nest int) (string, bool) {
 	anyOf, hasAny := m.get("anyOf")
 	oneOf, hasOne := m.get("oneOf")
 	if hasAny || hasOne {
@@ -165,10 +167,15 @@ func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
 		if !ok || len(list) == 0 {
 			return unknownType, false
 		}
-		return h.union(list, depth, nest+1, budget)
+		return h.union(list, depth, nest+1)
 	}
 	if c, has := m.get("const"); has {
-		return literalUnion([]any{c})
+		// One literal, at any length: the bound on the whole hint limits it.
+		text, _, ok := literal(c)
+		if !ok {
+			return unknownType, false
+		}
+		return text, true
 	}
 	if e, has := m.get("enum"); has {
 		list, ok := e.([]any)
@@ -180,10 +187,10 @@ func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
 	t, hasType := m.get("type")
 	if !hasType {
 		if m.has("properties") || m.has("additionalProperties") || m.has("required") {
-			return h.object(m, depth, nest, budget)
+			return h.object(m, depth, nest)
 		}
 		if m.has("items") {
-			return h.typed("array", m, depth, nest, budget)
+			return h.typed("array", m, depth, nest)
 		}
 		for _, member := range m {
 			if !annotationKeys[member.key] {
@@ -194,7 +201,7 @@ func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
 	}
 	switch tt := t.(type) {
 	case string:
-		return h.typed(tt, m, depth, nest, budget)
+		return h.typed(tt, m, depth, nest)
 	case []any:
 		if len(tt) == 0 {
 			return unknownType, false
@@ -206,11 +213,11 @@ func (h *hinter) base(m jsonObject, depth, nest, budget int) (string, bool) {
 		parts := make([]string, 0, len(names))
 		complete := true
 		for _, name := range names {
-			text, c := h.typed(name, m, depth, nest, budget)
+			text, c := h.typed(name, m, depth, nest)
 			complete = complete && c
 			parts = appendUnique(parts, text)
 		}
-		return joinUnion(parts, complete, budget)
+		return joinUnion(parts, complete)
 	default:
 		return unknownType, false
 	}
@@ -237,7 +244,7 @@ func typeNames(list []any) (names []string, ok bool) {
 }
 
 // typed renders schema m as the single JSON type t.
-func (h *hinter) typed(t string, m jsonObject, depth, nest, budget int) (string, bool) {
+func (h *hinter) typed(t string, m jsonObject, depth, nest int) (string, bool) {
 	switch t {
 	case "string", "boolean", "null":
 		return t, true
@@ -254,10 +261,10 @@ func (h *hinter) typed(t string, m jsonObject, depth, nest, budget int) (string,
 		if _, tuple := items.([]any); tuple {
 			return "Array<unknown>", false
 		}
-		inner, c := h.render(items, depth+1, nest, budget-arrayWrapperChars)
+		inner, c := h.render(items, depth+1, nest)
 		return "Array<" + inner + ">", c
 	case "object":
-		return h.object(m, depth, nest, budget)
+		return h.object(m, depth, nest)
 	default:
 		return unknownType, false
 	}
@@ -296,7 +303,10 @@ func (h *hinter) number(integer bool, m jsonObject) string {
 	return "number /* " + strings.Join(parts, ", ") + " */"
 }
 
-func (h *hinter) union(variants []any, depth, nest, budget int) (string, bool) {
+// union renders anyOf/oneOf variants. Variants that are all consts form a
+// literal union; past its limits, up to four of them are still their literals
+// (joined like any variants), and more widen to their common type.
+func (h *hinter) union(variants []any, depth, nest int) (string, bool) {
 	consts := make([]any, 0, len(variants))
 	for _, v := range variants {
 		vm, ok := v.(*jsonObject)
@@ -312,7 +322,10 @@ func (h *hinter) union(variants []any, depth, nest, budget int) (string, bool) {
 		consts = append(consts, c)
 	}
 	if consts != nil {
-		return literalUnion(consts)
+		text, complete := literalUnion(consts)
+		if complete || len(variants) > maxUnionVariants {
+			return text, complete
+		}
 	}
 	if len(variants) > maxUnionVariants {
 		return unknownType, false
@@ -320,25 +333,21 @@ func (h *hinter) union(variants []any, depth, nest, budget int) (string, bool) {
 	parts := make([]string, 0, len(variants))
 	complete := true
 	for _, v := range variants {
-		text, c := h.render(v, depth, nest, budget)
+		text, c := h.render(v, depth, nest)
 		complete = complete && c
 		if text == unknownType {
 			return unknownType, complete
 		}
 		parts = appendUnique(parts, text)
 	}
-	return joinUnion(parts, complete, budget)
+	return joinUnion(parts, complete)
 }
 
-func joinUnion(parts []string, complete bool, budget int) (string, bool) {
+func joinUnion(parts []string, complete bool) (string, bool) {
 	if slices.Contains(parts, unknownType) {
 		return unknownType, complete
 	}
-	text := strings.Join(parts, " | ")
-	if u16len(text) > budget {
-		return unknownType, false
-	}
-	return text, complete
+	return strings.Join(parts, " | "), complete
 }
 
 func appendUnique(parts []string, s string) []string {
@@ -403,8 +412,11 @@ func literal(v any) (text, kind string, ok bool) {
 
 // object renders an object schema. Required keys come first, then optional
 // keys, each group in UTF-16 order; keys that are not identifiers are
-// JSON-quoted. Parts that do not fit are dropped behind "; ...".
-func (h *hinter) object(m jsonObject, depth, nest, budget int) (string, bool) {
+// JSON-quoted. The object is bounded by the hint's limit, wherever it is:
+// parts are kept while "{ parts }" fits, and those that do not are dropped
+// behind "; ...". The marker itself may take the text past the limit; the
+// caller, not this object, decides what then becomes of it.
+func (h *hinter) object(m jsonObject, depth, nest int) (string, bool) {
 	complete := true
 	var props []property
 	if p, has := m.get("properties"); has {
@@ -465,7 +477,6 @@ func (h *hinter) object(m jsonObject, depth, nest, budget int) (string, bool) {
 	})
 
 	var parts []string // each part already carries its "; " separator
-	var lens []int
 	used := u16len("{ ")
 	truncated := false
 	for _, prop := range props {
@@ -489,20 +500,14 @@ func (h *hinter) object(m jsonObject, depth, nest, budget int) (string, bool) {
 		if len(parts) > 0 {
 			prefix = "; " + prefix
 		}
-		room := budget - used - u16len(prefix) - len(objectClose)
-		if room < len(unknownType) {
-			truncated = true
-			break
-		}
-		text, c := h.render(prop.schema, depth+1, nest, room)
+		text, c := h.render(prop.schema, depth+1, nest)
 		part := prefix + text
 		n := u16len(part)
-		if used+n+len(objectClose) > budget {
+		if used+n+len(objectClose) > h.lim.chars {
 			truncated = true
 			break
 		}
 		parts = append(parts, part)
-		lens = append(lens, n)
 		used += n
 		complete = complete && c
 	}
@@ -510,10 +515,6 @@ func (h *hinter) object(m jsonObject, depth, nest, budget int) (string, bool) {
 	if truncated || open {
 		complete = false
 		marker = truncationMarker
-		for len(parts) > 0 && used+len(marker)+len(objectClose) > budget {
-			used -= lens[len(lens)-1]
-			parts, lens = parts[:len(parts)-1], lens[:len(lens)-1]
-		}
 		if len(parts) == 0 {
 			marker = "..."
 		}

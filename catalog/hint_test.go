@@ -110,3 +110,88 @@ func TestU16Helpers(t *testing.T) {
 		}
 	}
 }
+
+// TestHintNullableLiterals: nullable widens a type, never a literal: a schema
+// whose const or enum renders as literals keeps exactly those literals.
+func TestHintNullableLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		schema string
+		want   Hint
+	}{
+		{`{"enum":["a","b"],"nullable":true}`, Hint{`"a" | "b"`, true}},
+		{`{"type":"string","enum":["a","b"],"nullable":true}`, Hint{`"a" | "b"`, true}},
+		{`{"type":"string","const":"x","nullable":true}`, Hint{`"x"`, true}},
+		{`{"enum":["a",null],"nullable":true}`, Hint{`"a" | null`, true}},
+		{`{"type":"string","nullable":true}`, Hint{"string | null", true}},
+		// Past the literal limits the enum widens to its type, which is nullable.
+		{`{"type":"string","enum":["a","b","c","d","e","f","g","h","i"],"nullable":true}`, Hint{"string | null", false}},
+	} {
+		for _, got := range []Hint{InputHint(json.RawMessage(tc.schema)), OutputHint(json.RawMessage(tc.schema))} {
+			if got != tc.want {
+				t.Errorf("%s: got %+v, want %+v", tc.schema, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestHintOverBoundIsUnknown: each object keeps the parts that fit its bound
+// and marks the rest with "; ..."; a hint that is then longer than its bound
+// is unknown, never an object cut further to fit.
+func TestHintOverBoundIsUnknown(t *testing.T) {
+	object := func(names ...string) string {
+		var p []string
+		for _, n := range names {
+			p = append(p, fmt.Sprintf(`%q:{"type":"string"}`, n))
+		}
+		return `{"type":"object","properties":{` + strings.Join(p, ",") + `},"additionalProperties":false}`
+	}
+	k := strings.Repeat("k", 15)
+	var nine []string // parts "k…k00N?: string" of 27 units
+	for i := range 9 {
+		nine = append(nine, fmt.Sprintf("%s%03d", k, i))
+	}
+	// "{ " + ten such parts and their nine "; " + " }" is 2+270+18+2 = 292
+	// units; an eleventh part does not fit, and "; ..." makes 297.
+	fits := object(append(nine, k+"009", k+"010")...)
+	if h := InputHint(json.RawMessage(fits)); u16len(h.Text) != 297 || !strings.HasSuffix(h.Text, "009?: string; ... }") || h.Complete {
+		t.Errorf("truncated object: %q (%d units)", h.Text, u16len(h.Text))
+	}
+	// A tenth part of 35 units fills the bound (300 units); the marker would
+	// make 305: unknown.
+	full := object(append(nine, k+"009xxxxxxxx", k+"010")...)
+	if h := InputHint(json.RawMessage(full)); h != (Hint{unknownType, false}) {
+		t.Errorf("object past its bound: %q (%d units)", h.Text, u16len(h.Text))
+	}
+	// An array of the truncated object is past the bound too.
+	array := `{"type":"array","items":` + fits + `}`
+	if h := InputHint(json.RawMessage(array)); h != (Hint{unknownType, false}) {
+		t.Errorf("array past its bound: %q (%d units)", h.Text, u16len(h.Text))
+	}
+	// A nested object is bounded on its own; the outer object drops a member
+	// that does not fit rather than cutting it further.
+	nested := `{"type":"object","properties":{"a":` + fits + `},"additionalProperties":false}`
+	if h := InputHint(json.RawMessage(nested)); h != (Hint{"{ ... }", false}) {
+		t.Errorf("nested object: %q (%d units)", h.Text, u16len(h.Text))
+	}
+}
+
+// TestHintLongConstLiterals: a const is its literal at any length the whole
+// hint can hold; so is a union of up to four consts past the literal-union
+// limits.
+func TestHintLongConstLiterals(t *testing.T) {
+	long := strings.Repeat("c", 120)
+	for _, tc := range []struct {
+		schema string
+		want   Hint
+	}{
+		{`{"const":"` + long + `"}`, Hint{`"` + long + `"`, true}},
+		{`{"type":"object","properties":{"kind":{"const":"` + long + `"}},"required":["kind"],"additionalProperties":false}`,
+			Hint{`{ kind: "` + long + `" }`, true}},
+		{`{"anyOf":[{"const":"` + long + `"},{"const":"b"}]}`, Hint{`"` + long + `" | "b"`, true}},
+		{`{"const":"` + strings.Repeat("c", 299) + `"}`, Hint{unknownType, false}},
+	} {
+		if got := InputHint(json.RawMessage(tc.schema)); got != tc.want {
+			t.Errorf("%.60s…: got %+v, want %+v", tc.schema, got, tc.want)
+		}
+	}
+}
