@@ -30,7 +30,8 @@ type MCPTool struct {
 	Description string
 	InputSchema json.RawMessage
 	// Required lists the schema's required keys, in schema order. A call that
-	// lacks one fails with "Missing required MCP namespace argument(s): a, b".
+	// lacks one fails with "Missing required MCP namespace argument: a", one
+	// that lacks several with "Missing required MCP namespace arguments: a, b".
 	Required []string
 	// Defaults are the top-level properties' schema defaults, by key order,
 	// to apply for keys the call does not give.

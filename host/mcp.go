@@ -139,8 +139,12 @@ func (run *Run) mcpCall(ctx context.Context, st *state, pc *pendingCall, rawID, 
 			missing = append(missing, k)
 		}
 	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("Missing required MCP namespace argument(s): %s", strings.Join(missing, ", "))
+	switch len(missing) {
+	case 0:
+	case 1:
+		return nil, fmt.Errorf("Missing required MCP namespace argument: %s", missing[0])
+	default:
+		return nil, fmt.Errorf("Missing required MCP namespace arguments: %s", strings.Join(missing, ", "))
 	}
 	b, _ := json.Marshal(args)
 	res, err := run.execute(ctx, st, pc, id, b)

@@ -76,7 +76,7 @@ func TestMCPNamespace(t *testing.T) {
 		"dts":       `true`,
 		"hit":       `map[limit:3 query:x]`,
 		"isError":   `true`,
-		"missing":   `Missing required MCP namespace argument(s): query`,
+		"missing":   `Missing required MCP namespace argument: query`,
 		"notObject": `MCP namespace tools accept one object argument.`,
 		"viaTools":  `Unknown tool id: mcp:docs:search_docs`,
 		"badPath":   `invalid API file path`,
@@ -113,6 +113,37 @@ func TestRefusedMCPOperationCallName(t *testing.T) {
 	}
 	if got := run.callName("mcp_request", `{"server":"docs","method":"resources/list"}`); got != "resources/list" {
 		t.Errorf("kept: %s", got)
+	}
+}
+
+// toolSource is a [Source] of fixed tools.
+type toolSource []Tool
+
+func (s toolSource) Tools() []Tool { return s }
+
+// TestMissingMCPArguments: the message names every missing required key,
+// with "argument" for one and "arguments" for more; a default fills a key.
+func TestMissingMCPArguments(t *testing.T) {
+	called := 0
+	geo := Tool{Name: "route", MCPServer: "maps", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		called++
+		return ToolResult{Details: map[string]any{"content": []any{}}}, nil
+	}, InputSchema: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"mode":{"type":"string","default":"walk"}},"required":["from","to","mode"]}`)}
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{toolSource{geo}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	r := exec(t, prepare(t, rt, RunOptions{}), `
+		const out = [];
+		for (const input of [{}, {from: "a"}]) {
+			try { await MCP.maps.route(input); } catch (e) { out.push(e.message); }
+		}
+		await MCP.maps.route({from: "a", to: "b"});
+		return out;`)
+	want := `["Missing required MCP namespace arguments: from, to","Missing required MCP namespace argument: to"]`
+	if string(r.Value) != want || called != 1 {
+		t.Fatalf("%s %+v (called %d)", r.Value, r, called)
 	}
 }
 

@@ -105,7 +105,7 @@ func TestNamespace(t *testing.T) {
 		"echo":       `map[n:1 text:hi]`,
 		"fail":       `map[content:[map[text:it failed type:text]] isError:true]`,
 		"rpc":        `MCP server test: tool rpc_error failed: bad things (code -32602)`,
-		"missing":    `Missing required MCP namespace argument(s): text`,
+		"missing":    `Missing required MCP namespace argument: text`,
 		"resource":   `hello`,
 		"resources":  `[memo://one]`,
 		"prompt":     `Brief on release`,
