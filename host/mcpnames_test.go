@@ -128,12 +128,12 @@ func TestMissingNames(t *testing.T) {
 			rejects: await fails(() => MCP.memory.nope.call(null, {})),
 		};`)
 	want := map[string]any{
-		"tool":        `TypeError: MCP.memory has no tool "readGraf". Closest: readGraph, read_graph. MCP.$search(query) finds MCP tools.`,
-		"kebab":       `TypeError: MCP.everything has no tool "get-summ". Closest: "get-sum", getSum. MCP.$search(query) finds MCP tools.`,
+		"tool":        `TypeError: MCP.memory has no tool "readGraf". Closest: readGraph. MCP.$search(query) finds MCP tools.`,
+		"kebab":       `TypeError: MCP.everything has no tool "get-summ". Closest: "get-sum" (getSum). MCP.$search(query) finds MCP tools.`,
 		"server":      `TypeError: MCP has no server "memroy". Closest: memory. MCP.$api() lists them.`,
 		"convenience": `TypeError: tools has no function "read_graph". It is an MCP tool: call MCP.memory.read_graph(input).`,
 		"helper":      `TypeError: tools has no function "serch". Closest: tools.search, MCP.everything.echo. tools.search(query) finds catalog tools.`,
-		"rejects":     `TypeError: MCP.memory has no tool "nope". Closest: $api, prompts, resources, readGraph, read_graph. MCP.$search(query) finds MCP tools.`,
+		"rejects":     `TypeError: MCP.memory has no tool "nope". Closest: readGraph, searchNodes, createEntities. MCP.$search(query) finds MCP tools.`,
 	}
 	for k, w := range want {
 		if out[k] != w {

@@ -264,12 +264,27 @@
       const op = (method) => (params) => bridge("mcp_request", { server: sid, method, params: params === undefined ? {} : params });
       server.resources = freeze({ list: op("resources/list"), read: op("resources/read") });
       server.prompts = freeze({ list: op("prompts/list"), get: op("prompts/get") });
-      const guarded = guard(server, (k, names) => missingMessage("MCP." + sid + " has no tool", k, names,
-        "MCP.$search(query) finds MCP tools."));
+      // Each tool is one candidate under both its names, shown in the
+      // spelling the cell used: a cell that wrote snake or kebab case sees
+      // the exact name, with the identifier beside it.
+      const guarded = guard(server, (k, names) => {
+        const exactStyle = apply(includesOf, k, ["_"]) || apply(includesOf, k, ["-"]);
+        const candidates = [];
+        for (const [ident, , exact] of s.tools) {
+          candidates[candidates.length] = exact === undefined ? [ident, ident] : [exactStyle ? shown(exact) + " (" + ident + ")" : ident, ident, exact];
+        }
+        return missingMessage("MCP." + sid + " has no tool", k, names, "MCP.$search(query) finds MCP tools.", candidates);
+      });
       mcp[sid] = guarded;
       if (s.name !== undefined && !(s.name in mcp)) mcp[s.name] = guarded;
     }
-    define("MCP", guard(mcp, (k, names) => missingMessage("MCP has no server", k, names, "MCP.$api() lists them.")));
+    define("MCP", guard(mcp, (k, names) => {
+      const candidates = [];
+      for (const s of data.mcp) {
+        candidates[candidates.length] = s.name === undefined ? [s.identifier, s.identifier] : [s.identifier, s.identifier, s.name];
+      }
+      return missingMessage("MCP has no server", k, names, "MCP.$api() lists them.", candidates);
+    }));
     const spaces = Object.create(null);
     const build = (id, d, path) => {
       switch (d.k) {
