@@ -31,7 +31,7 @@ var wrapHead = strings.IndexByte(abi.WrapCell("\x00"), 0)
 type positions struct {
 	js     string      // the JavaScript after the prefix
 	prefix int         // bytes before js on line 1, as the engine counts columns
-	ts     *source.Map // nil for JavaScript
+	ts     *source.Map // nil when the JavaScript is the code as written
 }
 
 // prefixed records the prefix put before js and returns the engine's source.

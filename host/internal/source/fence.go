@@ -9,7 +9,9 @@ import "strings"
 //
 // Only a cell that is one fence and nothing else is unwrapped: text before
 // or after it, or a second fence, means the cell is prose with code in it,
-// and it fails as it would have.
+// and gets its own guidance (hasFenceLine). JavaScript has no line that
+// starts with three backticks but a chain of template literals (what two
+// fences parse as) and a block comment; a JSDoc fence starts with "*".
 
 type fenceKind uint8
 
@@ -89,4 +91,16 @@ func countBackticks(s string) int {
 func closesFence(line string, n int) bool {
 	line = strings.TrimSpace(line)
 	return len(line) >= n && countBackticks(line) == len(line)
+}
+
+// hasFenceLine reports whether a line of code opens or closes a fence.
+func hasFenceLine(code string) bool {
+	for rest := code; rest != ""; {
+		line, more, _ := strings.Cut(rest, "\n")
+		if countBackticks(strings.TrimLeft(line, " \t")) >= 3 {
+			return true
+		}
+		rest = more
+	}
+	return false
 }

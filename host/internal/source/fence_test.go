@@ -76,8 +76,13 @@ func TestCheckFence(t *testing.T) {
 		{"ts fence, javascript only", "```ts\nreturn 1\n```", "", []string{JavaScript}, "\nreturn 1\n", ""},
 		{"ts fence with types, javascript only", "```ts\nreturn 1 as number\n```", "", []string{JavaScript}, "\nreturn 1 as number\n", ""},
 		{"js fence on a typescript request", "```js\nreturn 1\n```", "typescript", nil, "  return 1;\n", ""},
-		// Text outside a fence: the cell fails as it did before (prose reads as a command).
-		{"text outside", "Run this:\n```js\nreturn 1\n```", "", nil, "", ReasonShellSource},
+		// Text outside a fence: guidance to send only the code.
+		{"text before", "Run this:\n```js\nreturn 1\n```", "", nil, "", ReasonMarkdownProse},
+		{"text after", "```js\nreturn 1\n```\nThis returns one.", "", nil, "", ReasonMarkdownProse},
+		{"two fences", "```js\nconst a = 1\n```\n```js\nreturn a\n```", "", nil, "", ReasonMarkdownProse},
+		{"a fence in a doc comment runs", "/**\n * ```js\n * f()\n * ```\n */\nreturn 1", "", nil, "/**\n * ```js\n * f()\n * ```\n */\nreturn 1", ""},
+		{"an escaped fence in a template runs", "const md = `\n\\`\\`\\`js\n`;\nreturn md.length", "", nil, "const md = `\n\\`\\`\\`js\n`;\nreturn md.length", ""},
+		{"shell without a fence is still shell", "ls -la", "", nil, "", ReasonShellSource},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -103,10 +108,11 @@ func TestFenceKeepsLines(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "(line 3, column 19)") {
 		t.Fatalf("err = %v, want line 3", err)
 	}
-	// A comment before the fence: not one fence, so not unwrapped (it runs as
-	// tagged templates and fails at run time, as before).
-	if js, _, err := Check("// the cell\n```js\nreturn 1\n```", JavaScript, nil); err != nil || !strings.Contains(js, "```js") {
-		t.Fatalf("unwrapped: %q, %v", js, err)
+	// A comment before the fence: not one fence, so not unwrapped; it would
+	// run as tagged templates, so it gets the guidance instead.
+	var e *Error
+	if _, _, err := Check("// the cell\n```js\nreturn 1\n```", JavaScript, nil); !errors.As(err, &e) || e.Reason != ReasonMarkdownProse {
+		t.Fatalf("a comment and a fence: %v", err)
 	}
 	js, _, err := Check("```js\nconst a = 1;\nthrow new Error(a);\n```", JavaScript, nil)
 	if err != nil || strings.Split(js, "\n")[2] != "throw new Error(a);" {

@@ -29,6 +29,7 @@ const (
 	ReasonShellSource               Reason = "shell_source"
 	ReasonModuleAccessDenied        Reason = "module_access_denied"
 	ReasonTypeScriptTransformFailed Reason = "typescript_transform_failed"
+	ReasonMarkdownProse             Reason = "markdown_prose"
 )
 
 // Languages accepted by exec.
@@ -47,6 +48,9 @@ const (
 		"Call shell, file, or other tools from guest JavaScript with tools.callValue and an exact " +
 		"tool id from ALL_TOOLS or tools.search. Do not retry the same shell command as code."
 	MsgModuleAccess = "code mode module access is disabled."
+	// MsgMarkdownProse is codemode's own: the reference has no fences.
+	MsgMarkdownProse = "code-mode exec runs JavaScript or TypeScript, and this cell is prose around a " +
+		"markdown fence. Send only the code: the fence's content, or the fence alone."
 )
 
 // Error is a rejected exec input. errors.Is(err, abi.CodeInvalidInput) holds.
@@ -156,6 +160,12 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	ts := language == TypeScript
 	if err := checkBounds(code, ts); err != nil {
 		return "", nil, err
+	}
+	if fence == fenceNone && hasFenceLine(code) {
+		// Before the shell check: "Here is the code:" reads as a command. A
+		// line that starts with three backticks is markdown even where it
+		// happens to parse (two fences are a chain of template literals).
+		return "", nil, reject(ReasonMarkdownProse, MsgMarkdownProse)
 	}
 	if ShellShaped(code, ts) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
