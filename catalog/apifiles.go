@@ -17,7 +17,7 @@ type APIFile struct {
 // API.read: mcp/index.d.ts and one mcp/<server>.d.ts per MCP server. It is
 // empty when the catalog has no MCP entries. It is safe for concurrent use.
 type APIFiles struct {
-	files []APIFile // sorted by path
+	files []APIFile // in listing order: mcp/index.d.ts, then the rest by path
 }
 
 // APIFiles returns the catalog's API file table, rendered once.
@@ -25,7 +25,8 @@ func (c *Catalog) APIFiles() *APIFiles {
 	c.filesOnce.Do(func() {
 		f := &APIFiles{}
 		if len(c.mcp()) > 0 {
-			f.add("mcp/index.d.ts", c.renderIndex())
+			// The root declaration leads: it names every server file.
+			f.add(mcpIndexPath, c.renderIndex())
 			for k := range c.servers {
 				s := &c.servers[k]
 				tools := make([]*MCPTool, len(s.Tools))
@@ -34,19 +35,23 @@ func (c *Catalog) APIFiles() *APIFiles {
 				}
 				f.add(s.Path, renderServer(s, tools, true))
 			}
+			slices.SortFunc(f.files[1:], func(a, b APIFile) int { return strings.Compare(a.Path, b.Path) })
 		}
-		slices.SortFunc(f.files, func(a, b APIFile) int { return strings.Compare(a.Path, b.Path) })
 		c.files = f
 	})
 	return c.files
 }
 
+// mcpIndexPath is the root MCP declaration, the first file listed.
+const mcpIndexPath = "mcp/index.d.ts"
+
 func (f *APIFiles) add(path, content string) {
 	f.files = append(f.files, APIFile{Path: path, Bytes: len(content), Content: content})
 }
 
-// Files returns every file, contents included, sorted by path: the table the
-// host injects into the guest.
+// Files returns every file, contents included, in listing order
+// (mcp/index.d.ts first, then by path): the table the host injects into the
+// guest.
 func (f *APIFiles) Files() []APIFile { return slices.Clone(f.files) }
 
 // normalizeAPIPath trims p, removes leading slashes and, when trailingSlash
@@ -67,8 +72,8 @@ func normalizeAPIPath(p string, trailingSlash bool) (string, error) {
 	return p, nil
 }
 
-// List returns the files at or under prefix ({path, bytes} in JSON), sorted
-// by path. The prefix is normalised like a path (a trailing "/" is allowed);
+// List returns the files at or under prefix ({path, bytes} in JSON),
+// mcp/index.d.ts first and the rest sorted by path. The prefix is normalised like a path (a trailing "/" is allowed);
 // an empty or blank prefix lists every file. A malformed prefix is an error
 // matching [ErrInvalidAPIPath].
 func (f *APIFiles) List(prefix string) ([]APIFile, error) {
@@ -98,8 +103,8 @@ func (f *APIFiles) Read(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	k, found := slices.BinarySearchFunc(f.files, p, func(a APIFile, p string) int { return strings.Compare(a.Path, p) })
-	if !found {
+	k := slices.IndexFunc(f.files, func(a APIFile) bool { return a.Path == p })
+	if k < 0 {
 		return "", &guestError{ErrUnknownAPIFile, "Unknown API file: " + echo(p)}
 	}
 	return f.files[k].Content, nil

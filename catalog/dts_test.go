@@ -248,12 +248,34 @@ func TestAPIFilePaths(t *testing.T) {
 		t.Errorf("List with .. : %v", err)
 	}
 	raw, _ := json.Marshal(files.Files()[0])
-	if !strings.HasPrefix(string(raw), `{"path":"mcp/everything.d.ts","bytes":`) || strings.Contains(string(raw), "content") {
+	if !strings.HasPrefix(string(raw), `{"path":"mcp/index.d.ts","bytes":`) || strings.Contains(string(raw), "content") {
 		t.Errorf("APIFile JSON = %s", raw)
 	}
 	empty := mustBuild(t, []Tool{{Name: "a"}}, nil).APIFiles()
 	if l, _ := empty.List(""); len(l) != 0 {
 		t.Errorf("a catalog without MCP entries has %d API files", len(l))
+	}
+}
+
+// TestAPIListIndexFirst: the root declaration comes first, then one file per
+// server by path; Read finds every file wherever it is listed.
+func TestAPIListIndexFirst(t *testing.T) {
+	files := mustBuild(t, referenceServers(t), nil).APIFiles()
+	for _, prefix := range []string{"", "mcp"} {
+		l, err := files.List(prefix)
+		var paths []string
+		for _, f := range l {
+			paths = append(paths, f.Path)
+			if _, err := files.Read(f.Path); err != nil {
+				t.Errorf("Read(%q): %v", f.Path, err)
+			}
+		}
+		if got := strings.Join(paths, " "); err != nil || got != "mcp/index.d.ts mcp/everything.d.ts mcp/filesystem.d.ts mcp/memory.d.ts" {
+			t.Errorf("List(%q) = %s, %v", prefix, got, err)
+		}
+	}
+	if f := files.Files(); len(f) == 0 || f[0].Path != "mcp/index.d.ts" {
+		t.Errorf("Files() does not start with mcp/index.d.ts (%d files)", len(f))
 	}
 }
 

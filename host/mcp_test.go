@@ -72,7 +72,7 @@ func TestMCPNamespace(t *testing.T) {
 	want := map[string]string{
 		"allTools":  `[openclaw:core:shipping_list]`,
 		"search":    `0`,
-		"files":     `[map[bytes:%v path:mcp/docs.d.ts] map[bytes:%v path:mcp/index.d.ts]]`,
+		"files":     `[map[bytes:%v path:mcp/index.d.ts] map[bytes:%v path:mcp/docs.d.ts]]`,
 		"dts":       `true`,
 		"hit":       `map[limit:3 query:x]`,
 		"isError":   `true`,
@@ -113,6 +113,24 @@ func TestRefusedMCPOperationCallName(t *testing.T) {
 	}
 	if got := run.callName("mcp_request", `{"server":"docs","method":"resources/list"}`); got != "resources/list" {
 		t.Errorf("kept: %s", got)
+	}
+}
+
+// TestNamespacesHoldMCP: with MCP servers visible, namespaces.MCP is the MCP
+// global, listed first beside the plugin namespaces; without them namespaces
+// has no MCP member (the namespace tests check an empty one).
+func TestNamespacesHoldMCP(t *testing.T) {
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: trackerTools(nil), Sources: []Source{&fakeMCP{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	if err := rt.RegisterNamespace("tracker", issuesNamespace(nil)); err != nil {
+		t.Fatal(err)
+	}
+	r := exec(t, prepare(t, rt, RunOptions{}), `return [namespaces.MCP === MCP, Object.keys(namespaces), Object.isFrozen(namespaces)]`)
+	if string(r.Value) != `[true,["MCP","Issues"],true]` {
+		t.Fatalf("%s %+v", r.Value, r)
 	}
 }
 

@@ -285,7 +285,9 @@
       }
       return missingMessage("MCP has no server", k, names, "MCP.$api() lists them.", candidates);
     }));
+    // namespaces holds every namespace global: MCP first, when it has servers.
     const spaces = Object.create(null);
+    if (data.mcp.length > 0) spaces.MCP = g.MCP;
     const build = (id, d, path) => {
       switch (d.k) {
         case "f": return (...args) => bridge("namespace", { id, path: d.p, args });

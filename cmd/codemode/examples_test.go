@@ -96,7 +96,7 @@ func TestExampleWait(t *testing.T) {
 func TestExampleMCP(t *testing.T) {
 	rs := example(t, "mcp.js")
 	want := map[string]any{
-		"files":              []any{"mcp/docs.d.ts", "mcp/index.d.ts"},
+		"files":              []any{"mcp/index.d.ts", "mcp/docs.d.ts"},
 		"declaresSearchDocs": true,
 		"pages":              []any{"release"},
 		"memo":               "Release memo: version 1.4 ships on Friday. Freeze merges on Thursday at noon.",
