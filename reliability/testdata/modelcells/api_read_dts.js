@@ -1,5 +1,5 @@
 // status: completed
-// value: {"files":["mcp/docs.d.ts","mcp/everything.d.ts","mcp/filesystem.d.ts","mcp/index.d.ts","mcp/memory.d.ts"],"createEntities":true,"readTextFile":true}
+// value: {"files":["mcp/index.d.ts","mcp/docs.d.ts","mcp/everything.d.ts","mcp/filesystem.d.ts","mcp/memory.d.ts"],"createEntities":true,"readTextFile":true}
 const files = await API.list();
 const memory = await API.read("mcp/memory.d.ts");
 const fsDts = await API.read("/mcp/filesystem.d.ts");
