@@ -283,3 +283,60 @@ func TestLateResultParksInsteadOfResuming(t *testing.T) {
 		t.Fatalf("%+v", w)
 	}
 }
+
+// TestReturnEndsTimersBesideCallsInFlight: a cell that returns with a call in
+// flight waits for the call, but its interval stops at the return, and a
+// timer a call's callback asks for afterwards never fires.
+func TestReturnEndsTimersBesideCallsInFlight(t *testing.T) {
+	nap := Tool{Name: "nap", Description: "sleeps 300 ms",
+		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			select {
+			case <-time.After(300 * time.Millisecond):
+			case <-ctx.Done():
+			}
+			return ToolResult{Details: "rested"}, nil
+		}}
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 30000}`, nap), RunOptions{})
+	r := exec(t, run, `
+		setInterval(() => { tools.nap({}); text("tick"); }, 5);
+		tools.nap({}).then(() => setTimeout(() => text("late timer"), 0));
+		return "done"`)
+	if r.Status != StatusCompleted || string(r.Value) != `"done"` || len(r.Output) != 0 {
+		t.Fatalf("timers outlived the return: %+v", r)
+	}
+}
+
+// TestTimerChurnStaysBounded clears timers that may have fired already: those
+// count against the bound until delivered, so the run's channel of results
+// never fills and no sender is left blocked (goleak checks). The bound may
+// refuse the churn; either way the cell ends.
+func TestTimerChurnStaysBounded(t *testing.T) {
+	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 2000}`, shipments()), RunOptions{})
+	r := exec(t, run, `
+		const t0 = Date.now();
+		let n = 0;
+		while (Date.now() - t0 < 600) {
+			const id = setTimeout(() => {}, 0);
+			const s = Date.now(); while (Date.now() - s < 1) {}
+			clearTimeout(id);
+			n++;
+		}
+		throw new Error("churned " + (n > 0));`)
+	if r.Status != StatusFailed || (!strings.Contains(r.Error, "churned true") && !strings.Contains(r.Error, "too many pending timers")) {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// TestDebounceLoopClearsAsItGoes: the debounce pattern (clear the last timer,
+// set a new one) in a long loop leaves nothing pending but the last timer.
+func TestDebounceLoopClearsAsItGoes(t *testing.T) {
+	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
+	r := exec(t, run, `
+		let id, fired = 0;
+		for (let i = 0; i < 5000; i++) { clearTimeout(id); id = setTimeout(() => fired++, 50); }
+		await new Promise((r) => setTimeout(r, 120));
+		return fired`)
+	if r.Status != StatusCompleted || string(r.Value) != "1" {
+		t.Fatalf("%+v", r)
+	}
+}

@@ -31,6 +31,9 @@ type state struct {
 	next    abi.Ticket
 	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
 	timers  map[int64]*hostTimer        // pending guest timers, by their id
+	// returned is set once the cell's body has returned: its timers are
+	// over, and new ones never fire.
+	returned bool
 	done    chan settled                // completions, in completion order
 	ready   []settled                   // received but not yet delivered
 
@@ -102,6 +105,9 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	case "timer_clear":
 		return st.clearTimer(payload)
 	}
+	if kind == kindTimer && st.returned {
+		return st.refuseTimer(), nil
+	}
 	if kind == kindCall && st.callsInFlight() >= st.run.rt.cfg.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
 	}
@@ -135,7 +141,14 @@ func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
 		st.armTimer(pc.timer)
 		return
 	}
-	st.run.rt.workers.run(func() { st.done <- settled{t, st.run.dispatch(st.calls, st, pc, pc.method, payload)} })
+	done, calls := st.done, st.calls
+	st.run.rt.workers.run(func() {
+		out := st.run.dispatch(calls, st, pc, pc.method, payload)
+		select { // a run that ended takes no more results
+		case done <- settled{t, out}:
+		case <-calls.Done():
+		}
+	})
 }
 
 // replaySafe reports whether a bridge request may run in a restart-safe run:
@@ -301,6 +314,7 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			// A yield nobody awaits is no work: it only offered a turn. Nor
 			// is a timer: the cell's return cancels it, so an interval
 			// never keeps a finished cell alive.
+			st.endTimers()
 			if st.callsInFlight() == 0 {
 				return st.finish(run.completed(st, step.Value))
 			}
@@ -316,7 +330,9 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 		if len(st.ready) > 0 { // results collected by wait, in completion order
 			s := st.ready[0]
 			st.ready = st.ready[1:]
-			step = st.deliver(ctx, cell, s)
+			if st.pending[s.ticket] != nil {
+				step = st.deliver(ctx, cell, s)
+			}
 			continue
 		}
 		if st.restartSafe {
@@ -327,6 +343,9 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 		}
 		select {
 		case s := <-st.done:
+			if st.pending[s.ticket] == nil {
+				continue // a timer the cell's return ended
+			}
 			// Resuming with less than the resume budget left would let a
 			// call's side effects turn into a timeout: park with it instead.
 			if time.Until(st.deadline) < run.rt.resumeBudget() {

@@ -62,7 +62,7 @@ func parseTimer(payload string) (id int64, ms float64, err error) {
 
 // newTimer registers the timer of a "timer" request; start arms it.
 func (st *state) newTimer(t abi.Ticket, payload string) (*hostTimer, error) {
-	if len(st.timers) >= maxPendingTimers {
+	if st.pendingTimers() >= maxPendingTimers {
 		return nil, fmt.Errorf("too many pending timers (%d): clear some, or await them before starting more", maxPendingTimers)
 	}
 	id, ms, err := parseTimer(payload)
@@ -98,9 +98,12 @@ func (st *state) armTimer(h *hostTimer) {
 	h.stopOnEnd = context.AfterFunc(calls, func() { h.settle() })
 }
 
-// clearTimer answers a "timer_clear" request at once: the timer's own ticket
-// and the clear's ticket both settle without waiting, so a cleared timer is
-// no longer pending work.
+// clearTimer answers a "timer_clear" request. A timer that had not fired is
+// gone at once: no settlement is left to wait for, so it is no longer
+// pending work and holds no host memory (its promise stays unsettled in the
+// VM, where nothing awaits it). One that fired already is delivered as usual
+// and the guest skips its callback. The clear's own ticket is never settled:
+// the environment does not await it.
 func (st *state) clearTimer(payload string) (abi.Ticket, error) {
 	id, _, err := parseTimer(payload)
 	if err != nil {
@@ -109,11 +112,56 @@ func (st *state) clearTimer(payload string) (abi.Ticket, error) {
 	if h := st.timers[id]; h != nil {
 		delete(st.timers, id)
 		if h.settle() {
-			st.ready = append(st.ready, settled{h.ticket, abi.Resolve("null")})
+			delete(st.pending, h.ticket)
 		}
 	}
 	st.next++
-	st.pending[st.next] = &pendingCall{method: "timer_clear", kind: kindLocal}
-	st.ready = append(st.ready, settled{st.next, abi.Resolve("null")})
 	return st.next, nil
+}
+
+// pendingTimers counts timers whose settlement is not yet delivered, fired
+// or not: the bound on them is what keeps the run's done channel from
+// filling, so a timer cleared after it fired counts until it is delivered.
+func (st *state) pendingTimers() int {
+	n := 0
+	for _, pc := range st.pending {
+		if pc.kind == kindTimer {
+			n++
+		}
+	}
+	return n
+}
+
+// endTimers ends every pending timer once the cell has returned: none may
+// fire into a finished cell, or keep it alive beside calls still in flight.
+// Settlements already sent are dropped when they arrive.
+func (st *state) endTimers() {
+	if st.returned {
+		return
+	}
+	st.returned = true
+	for t, pc := range st.pending {
+		if pc.kind == kindTimer {
+			pc.timer.settle()
+			delete(st.pending, t)
+		}
+	}
+	clear(st.timers)
+	kept := st.ready[:0]
+	for _, s := range st.ready {
+		if st.pending[s.ticket] != nil {
+			kept = append(kept, s)
+		}
+	}
+	st.ready = kept
+}
+
+// refuseTimer answers a timer asked for after the cell returned (from a
+// call's callback): its promise rejects at once, which the environment's
+// setTimeout takes as "never fire".
+func (st *state) refuseTimer() abi.Ticket {
+	st.next++
+	st.pending[st.next] = &pendingCall{method: "timer", kind: kindLocal}
+	st.ready = append(st.ready, settled{st.next, abi.Reject("the cell has returned")})
+	return st.next
 }
