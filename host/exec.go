@@ -34,8 +34,8 @@ type state struct {
 	// returned is set once the cell's body has returned: its timers are
 	// over, and new ones never fire.
 	returned bool
-	done    chan settled                // completions, in completion order
-	ready   []settled                   // received but not yet delivered
+	done     chan settled // completions, in completion order
+	ready    []settled    // received but not yet delivered
 
 	output        []Output
 	outputBytes   int
