@@ -161,6 +161,9 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	if err := checkBounds(code, ts); err != nil {
 		return "", nil, err
 	}
+	if stringJoins(code) > MaxStringJoins {
+		return "", nil, reject(ReasonSourceTooComplex, MsgStringJoins)
+	}
 	if fence == fenceNone && hasFenceLine(code) {
 		// Before the shell check: "Here is the code:" reads as a command. A
 		// line that starts with three backticks is markdown even where it
