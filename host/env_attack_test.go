@@ -156,7 +156,7 @@ func TestAttackTimersClearedWhileFiring(t *testing.T) {
 
 // Sixteen concurrent stores near the value bound race for the session's
 // MiB: the session total holds exactly, overwriting a key frees what it held,
-// and keys count by their UTF-8 bytes.
+// and keys count by their UTF-8 bytes, each entry with its overhead.
 func TestAttackStoreRaceAtTheSessionBound(t *testing.T) {
 	rt := newRuntime(t, `true`, shipments())
 	run := prepare(t, rt, RunOptions{Scope: session1})
@@ -178,7 +178,7 @@ func TestAttackStoreRaceAtTheSessionBound(t *testing.T) {
 	rt.sessions.(*memorySessions).mu.Lock()
 	sv := rt.sessions.(*memorySessions).sessions[Session{session1.SessionKey, session1.SessionID}]
 	for k, v := range sv.values {
-		total += len(k) + len(v)
+		total += entryBytes + len(k) + len(v)
 	}
 	accounted := sv.bytes
 	rt.sessions.(*memorySessions).mu.Unlock()

@@ -340,3 +340,37 @@ func TestDebounceLoopClearsAsItGoes(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// TestStoreAfterTheSessionEnded: a leg still running when its session ends
+// cannot bring the session's state back.
+func TestStoreAfterTheSessionEnded(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemorySessionStore()
+	s := Session{"k", "s"}
+	if err := m.Store(ctx, s, "a", json.RawMessage(`1`)); err != nil {
+		t.Fatal(err)
+	}
+	m.Drop(ctx, s)
+	if err := m.Store(ctx, s, "b", json.RawMessage(`2`)); err == nil || !strings.Contains(err.Error(), "the session has ended") {
+		t.Fatalf("a store after the end: %v", err)
+	}
+	if _, ok, _ := m.Load(ctx, s, "a"); ok {
+		t.Fatal("the dropped value is back")
+	}
+}
+
+// TestStoreCountsEveryEntry: a flood of tiny values is bounded by what they
+// cost, not by their bytes alone.
+func TestStoreCountsEveryEntry(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemorySessionStore()
+	n := 0
+	for ; n < MaxStateSessionBytes; n++ {
+		if m.Store(ctx, Session{"k", "s"}, fmt.Sprint(n), json.RawMessage(`0`)) != nil {
+			break
+		}
+	}
+	if n > MaxStateSessionBytes/entryBytes {
+		t.Fatalf("%d one-byte values fit in a session", n)
+	}
+}

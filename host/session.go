@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"unicode/utf8"
+	"time"
 )
 
 // Bounds of the state cells keep with store(key, value) and load(key).
@@ -31,6 +31,8 @@ type SessionStore interface {
 	// Store sets key to value; a nil value deletes it.
 	Store(ctx context.Context, s Session, key string, value json.RawMessage) error
 	// Drop forgets everything of a session; Runtime.EndSession calls it.
+	// A Store for that session afterwards (from a leg still running when it
+	// ended) must fail rather than bring the session back.
 	Drop(ctx context.Context, s Session) error
 }
 
@@ -43,15 +45,25 @@ var ErrSessionFull = errors.New("session state full")
 // it, stores fail until sessions end or free keys.
 const memoryStateBytes = 64 << 20
 
+// entryBytes is what one key costs beside its key and value (the map entry,
+// the slice header, the allocations), charged against both bounds: without
+// it a million one-byte values held 80 MiB where the count said 2.
+const entryBytes = 96
+
+// endedFor is how long a dropped session's stores stay refused: longer than
+// any leg that was running when it ended (its deadline, the leg backstop).
+const endedFor = 10 * time.Minute
+
 // NewMemorySessionStore returns the in-process [SessionStore], the default.
 func NewMemorySessionStore() SessionStore {
-	return &memorySessions{sessions: map[Session]*sessionValues{}}
+	return &memorySessions{sessions: map[Session]*sessionValues{}, ended: map[Session]time.Time{}}
 }
 
 type memorySessions struct {
 	mu       sync.Mutex
 	sessions map[Session]*sessionValues
-	bytes    int // of every session
+	bytes    int                   // of every session
+	ended    map[Session]time.Time // dropped, and when
 }
 
 type sessionValues struct {
@@ -72,6 +84,9 @@ func (m *memorySessions) Load(_ context.Context, s Session, key string) (json.Ra
 func (m *memorySessions) Store(_ context.Context, s Session, key string, value json.RawMessage) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if _, gone := m.ended[s]; gone { // a leg still running when its session ended
+		return errors.New("the session has ended")
+	}
 	sv := m.sessions[s]
 	if sv == nil {
 		if value == nil {
@@ -82,19 +97,20 @@ func (m *memorySessions) Store(_ context.Context, s Session, key string, value j
 	}
 	size := sv.bytes
 	if old, ok := sv.values[key]; ok {
-		size -= len(key) + len(old)
+		size -= entryBytes + len(key) + len(old)
 	}
 	if value == nil {
 		delete(sv.values, key)
 	} else {
-		if size+len(key)+len(value) > MaxStateSessionBytes {
-			return fmt.Errorf("%w: the session holds %d bytes, and %d more would pass its %d", ErrSessionFull, size, len(key)+len(value), MaxStateSessionBytes)
+		cost := entryBytes + len(key) + len(value)
+		if size+cost > MaxStateSessionBytes {
+			return fmt.Errorf("%w: the session holds %d bytes, and %d more would pass its %d (each key counts %d bytes besides its key and value)", ErrSessionFull, size, cost, MaxStateSessionBytes, entryBytes)
 		}
-		if m.bytes-sv.bytes+size+len(key)+len(value) > memoryStateBytes {
+		if m.bytes-sv.bytes+size+cost > memoryStateBytes {
 			return fmt.Errorf("%w: this process holds %d bytes of session state, its limit", ErrSessionFull, m.bytes)
 		}
 		sv.values[key] = value
-		size += len(key) + len(value)
+		size += cost
 	}
 	m.bytes += size - sv.bytes
 	sv.bytes = size
@@ -111,6 +127,13 @@ func (m *memorySessions) Drop(_ context.Context, s Session) error {
 		m.bytes -= sv.bytes
 		delete(m.sessions, s)
 	}
+	now := time.Now()
+	for e, at := range m.ended {
+		if now.Sub(at) > endedFor {
+			delete(m.ended, e)
+		}
+	}
+	m.ended[s] = now
 	return nil
 }
 
@@ -132,7 +155,7 @@ func stateRequest(payload []byte) (key string, value json.RawMessage, err error)
 	if json.Unmarshal(payload, &a) != nil || a.Key == nil {
 		return "", nil, errors.New("invalid store request")
 	}
-	if *a.Key == "" || utf8.RuneCountInString(*a.Key) > MaxStateKeyChars {
+	if *a.Key == "" || utf16Len(*a.Key) > MaxStateKeyChars {
 		return "", nil, fmt.Errorf("store and load keys are non-empty strings of at most %d characters", MaxStateKeyChars)
 	}
 	return *a.Key, a.Value, nil
@@ -178,4 +201,16 @@ func (run *Run) store(ctx context.Context, payload []byte) (any, error) {
 		return nil, fmt.Errorf("store %q failed: %w", key, err)
 	}
 	return nil, nil
+}
+
+// utf16Len is a string's length as JavaScript counts it.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
 }
