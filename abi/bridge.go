@@ -7,8 +7,8 @@ import _ "embed"
 // functions named [HostRequestName] and [HostEmitName] and evaluates to an
 // object of the functions an engine calls: settle(ticket, rejected, value),
 // encode(value) (the JSON value rule), describe(thrown) and
-// reseed(a, b, c, d, e, f, g, h): eight 32-bit words from the engine's
-// CSPRNG on every reset and restore, for Math.random and crypto. The
+// reseed(w0, ..., w11): twelve 32-bit words from the engine's CSPRNG on
+// every reset and restore, four for Math.random and eight for crypto. The
 // environment scripts and host preludes reach the bridge through the global
 // [BridgeGlobal] = { request(op, payload) -> Promise, emit(kind, payload),
 // encode(value) -> JSON text, fill(Uint8Array) }; a prelude should delete it.
@@ -17,7 +17,7 @@ import _ "embed"
 var BridgeJS string
 
 // ReseedWords is how many 32-bit words reseed takes.
-const ReseedWords = 8
+const ReseedWords = 12
 
 // Script is one named guest script.
 type Script struct{ Name, Source string }

@@ -93,9 +93,10 @@
   };
   const random = () => ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
 
-  // crypto.getRandomValues draws from ChaCha20 keyed by the 256 bits the
-  // engine supplies on every reset and restore (from its own CSPRNG), never
-  // from the template's fixed state: two cells never share a stream, and a
+  // crypto.getRandomValues draws from ChaCha20 keyed by 256 bits the engine
+  // supplies on every reset and restore (from its own CSPRNG), never from the
+  // template's fixed state, and apart from Math.random's seed (its state can
+  // be read back from its output): two cells never share a stream, and a
   // restored cell does not repeat the bytes its snapshot would have given.
   const key = new Uint32Array(8), block = new Uint32Array(16), x = new Uint32Array(16);
   let counter = 0, used = 64;
@@ -126,11 +127,10 @@
     }
     return bytes;
   };
-  const reseed = (a, b, c, d, e, f, h, k) => {
+  const reseed = (a, b, c, d, k0, k1, k2, k3, k4, k5, k6, k7) => {
     s0 = a | 0; s1 = b | 0; s2 = c | 0; s3 = d | 0;
     if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
-    const w = [a, b, c, d, e, f, h, k];
-    for (let i = 0; i < 8; i++) key[i] = w[i] ^ imul(i + 1, 0x9e3779b9);
+    key[0] = k0; key[1] = k1; key[2] = k2; key[3] = k3; key[4] = k4; key[5] = k5; key[6] = k6; key[7] = k7;
     counter = 0; used = 64;
   };
   Object.defineProperty(Math, "random", { value: random, writable: true, configurable: true });

@@ -73,9 +73,14 @@
   // store/load keep JSON values per session across cells; the host holds
   // them (and their bounds), so a value is current even across concurrent
   // cells of one session.
+  const encodeURI = encodeURIComponent;
   const checkKey = (key) => {
     if (typeof key !== "string" || key === "" || key.length > 256) {
       throw new TypeErr("store and load keys are non-empty strings of at most 256 characters");
+    }
+    // A lone surrogate would reach the host as U+FFFD, and two keys as one.
+    try { encodeURI(key); } catch (_) {
+      throw new TypeErr("store and load keys must be well-formed text (no lone surrogates)");
     }
   };
   define("store", (key, value) => {
@@ -98,17 +103,26 @@
 
   // crypto draws from the bridge's per-cell ChaCha20 stream.
   const U8 = Uint8Array;
-  const isView = ArrayBuffer.isView;
+  // The typed array's own accessors, captured: a guest's own byteLength
+  // property must not pass the size bound.
+  const typedProto = Object.getPrototypeOf(U8.prototype);
+  const accessor = (name) => Object.getOwnPropertyDescriptor(typedProto, name).get;
+  const bufferOf = accessor("buffer"), offsetOf = accessor("byteOffset"), lengthOf = accessor("byteLength");
+  const tagOf = accessor(Symbol.toStringTag);
   const hex = (b) => (b < 16 ? "0" : "") + b.toString(16);
   const crypto = Object.create(null);
+  const integerArrays = { Int8Array: 1, Uint8Array: 1, Uint8ClampedArray: 1, Int16Array: 1, Uint16Array: 1,
+    Int32Array: 1, Uint32Array: 1, BigInt64Array: 1, BigUint64Array: 1 };
   crypto.getRandomValues = (view) => {
-    if (!isView(view) || view instanceof Float32Array || view instanceof Float64Array || view instanceof DataView) {
+    const tag = typeof view === "object" && view !== null ? apply(tagOf, view, []) : undefined;
+    if (integerArrays[tag] !== 1) {
       throw new TypeErr("crypto.getRandomValues needs an integer typed array");
     }
-    if (view.byteLength > 65536) {
+    const n = apply(lengthOf, view, []);
+    if (n > 65536) {
       throw new RangeError("crypto.getRandomValues takes at most 65536 bytes");
     }
-    fill(new U8(view.buffer, view.byteOffset, view.byteLength));
+    fill(new U8(apply(bufferOf, view, []), apply(offsetOf, view, []), n));
     return view;
   };
   crypto.randomUUID = () => {
