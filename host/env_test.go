@@ -218,12 +218,15 @@ func TestFailuresCarryNoHostFrames(t *testing.T) {
 		`await store("k", "x".repeat(300000))`, // rejected by the host
 		`setTimeout("code", 1)`,
 		`await fetch("https://example.com")`,
+		`[1, 2].map(() => { throw new Error("in a callback") })`,
+		`await tools.callValue({}, {})`,
+		`for (let i = 0; i < 300; i++) setTimeout(() => {}, 1e6)`, // thrown by __cm_host_request
 	} {
 		r := exec(t, run, src)
 		if r.Status != StatusFailed {
 			t.Fatalf("%s: %+v", src, r)
 		}
-		for _, host := range []string{"bridge.js", "prelude.js", "env.js", "web.js"} {
+		for _, host := range []string{"bridge.js", "prelude.js", "env.js", "web.js", "__cm_host"} {
 			if strings.Contains(r.Error, host) {
 				t.Errorf("%s: host frame in %q", src, r.Error)
 			}

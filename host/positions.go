@@ -30,6 +30,7 @@ var wrapHead = strings.IndexByte(abi.WrapCell("\x00"), 0)
 // Nothing is computed until a failure needs it.
 type positions struct {
 	js     string      // the JavaScript after the prefix
+	lines  int         // js's line count, once counted (a message may hold many positions)
 	prefix int         // bytes before js on line 1, as the engine counts columns
 	ts     *source.Map // nil when the JavaScript is the code as written
 }
@@ -62,11 +63,11 @@ var hostFrame = func() *regexp.Regexp {
 	for _, sc := range abi.EnvScripts {
 		names = append(names, regexp.QuoteMeta(sc.Name))
 	}
-	return regexp.MustCompile(`^\s*at .*\((?:` + strings.Join(names, "|") + `):\d+(?::\d+)?\)\s*$`)
+	return regexp.MustCompile(`^\s*at (?:__cm_\S* .*|.*\((?:` + strings.Join(names, "|") + `):\d+(?::\d+)?\))\s*$`)
 }()
 
 func dropHostFrames(stack string) string {
-	if !strings.Contains(stack, ".js:") {
+	if !strings.Contains(stack, ".js:") && !strings.Contains(stack, "__cm_") {
 		return stack
 	}
 	lines := strings.Split(stack, "\n")
@@ -123,13 +124,16 @@ func (p *positions) user(line, col int) (int, int, bool) {
 	if line == 1 {
 		col = max(1, col-p.prefix)
 	}
-	if line < 1 || line > strings.Count(p.js, "\n")+1 { // the wrapper's closing line
+	if p.lines == 0 {
+		p.lines = strings.Count(p.js, "\n") + 1
+	}
+	if line < 1 || line > p.lines { // the wrapper's closing line
 		if p.ts != nil {
 			l, c := p.ts.End()
 			return l, c, false
 		}
 		last := p.js[strings.LastIndexByte(p.js, '\n')+1:]
-		return strings.Count(p.js, "\n") + 1, len(last) + 1, false
+		return p.lines, len(last) + 1, false
 	}
 	if p.ts != nil {
 		return p.ts.Position(line, col)
