@@ -86,17 +86,24 @@ func settle(v any, err error) abi.Outcome {
 	return abi.Resolve(string(b))
 }
 
-func (run *Run) search(query, limit json.RawMessage) (any, error) {
+// searchArgs reads a search's query and limit (0 for the default), as
+// tools.search and MCP.$search both take them.
+func searchArgs(query, limit json.RawMessage) (string, int, error) {
 	var q string
 	if json.Unmarshal(query, &q) != nil {
-		return nil, errors.New("query must be a string.")
+		return "", 0, errors.New("query must be a string.")
 	}
-	n := 0
-	if len(limit) > 0 && string(limit) != "null" {
-		var err error
-		if n, err = catalog.ParseLimit(limit); err != nil {
-			return nil, err
-		}
+	if len(limit) == 0 || string(limit) == "null" {
+		return q, 0, nil
+	}
+	n, err := catalog.ParseLimit(limit)
+	return q, n, err
+}
+
+func (run *Run) search(query, limit json.RawMessage) (any, error) {
+	q, n, err := searchArgs(query, limit)
+	if err != nil {
+		return nil, err
 	}
 	res, err := run.catalog.Search(q, n)
 	if res == nil && err == nil {

@@ -92,16 +92,9 @@ func (run *Run) mcpSetup() []mcpSetup {
 // mcpSearch serves MCP.$search(query, { limit }), with tools.search's
 // argument rules.
 func (run *Run) mcpSearch(query, limit json.RawMessage) (any, error) {
-	var q string
-	if json.Unmarshal(query, &q) != nil {
-		return nil, errors.New("query must be a string.")
-	}
-	n := 0
-	if len(limit) > 0 && string(limit) != "null" {
-		var err error
-		if n, err = catalog.ParseLimit(limit); err != nil {
-			return nil, err
-		}
+	q, n, err := searchArgs(query, limit)
+	if err != nil {
+		return nil, err
 	}
 	res, err := run.catalog.MCPSearch(q, n)
 	if res == nil && err == nil {
