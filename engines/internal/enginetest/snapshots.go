@@ -260,7 +260,7 @@ func TestInterchange(t *testing.T, a, b *Target) {
 		c, _ = move(c, ea, 5)
 		defer c.Close(ctx)
 		c.Settle(ctx, 1, abi.Resolve(`null`))
-		c.Settle(ctx, 2, abi.Resolve(`null`)) // the cleared timer's ticket: its callback must not run
+		c.Settle(ctx, 2, abi.Resolve(`null`))                                       // the cleared timer's ticket: its callback must not run
 		if s = c.Settle(ctx, 5, abi.Resolve(`[41]`)); s.Status != abi.StepPending { // 6: the zero timer
 			t.Fatal(s)
 		}
