@@ -82,16 +82,31 @@ type served struct {
 func startServe(t *testing.T, config string) *served {
 	t.Helper()
 	dir := t.TempDir()
+	return launchServe(t, buildBinary(t, dir), dir, config, false)
+}
+
+// buildBinary builds the codemode command into dir.
+func buildBinary(t *testing.T, dir string) string {
+	t.Helper()
 	bin := filepath.Join(dir, "codemode")
 	if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed11a79d2d/codemode/cmd/codemode").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// launchServe starts `bin serve --config FILE --http 127.0.0.1:0` and args,
+// with config written to dir, and waits for the URL it serves. When the test
+// ends a process still running is stopped: with SIGINT first when graceful
+// (so that it stops its MCP servers), then with a kill.
+func launchServe(t *testing.T, bin, dir, config string, graceful bool, args ...string) *served {
+	t.Helper()
 	file := filepath.Join(dir, "codemode.json5")
 	if err := os.WriteFile(file, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := &served{log: &childLog{url: make(chan string, 1)}, exited: make(chan struct{})}
-	c.cmd = exec.Command(bin, "serve", "--config", file, "--http", "127.0.0.1:0")
+	c.cmd = exec.Command(bin, append([]string{"serve", "--config", file, "--http", "127.0.0.1:0"}, args...)...)
 	c.cmd.Stderr = c.log
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -103,17 +118,26 @@ func startServe(t *testing.T, config string) *served {
 	t.Cleanup(func() {
 		select {
 		case <-c.exited:
+			return
 		default:
-			c.cmd.Process.Kill()
-			<-c.exited
 		}
+		if graceful {
+			c.cmd.Process.Signal(os.Interrupt)
+			select {
+			case <-c.exited:
+				return
+			case <-time.After(20 * time.Second):
+			}
+		}
+		c.cmd.Process.Kill()
+		<-c.exited
 	})
 	select {
 	case c.url = <-c.log.url:
 	case <-c.exited:
 		t.Fatalf("codemode serve exited before serving: %v\n%s", c.waitErr, c.log)
-	case <-time.After(30 * time.Second):
-		t.Fatalf("codemode serve logged no URL in 30 s:\n%s", c.log)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("codemode serve logged no URL in 60 s:\n%s", c.log)
 	}
 	return c
 }

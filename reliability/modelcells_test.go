@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -394,48 +393,6 @@ func modelConfig(node, modules, root, memoryFile string, timeoutMs int) string {
 	return string(b)
 }
 
-// serveModel starts `bin serve --http 127.0.0.1:0 --config FILE`; at the end
-// of the test it gets SIGINT (so that it stops its MCP servers), then a kill.
-func serveModel(t *testing.T, bin, dir, config string) *served {
-	t.Helper()
-	file := filepath.Join(dir, "codemode.json5")
-	if err := os.WriteFile(file, []byte(config), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c := &served{log: &childLog{url: make(chan string, 1)}, exited: make(chan struct{})}
-	c.cmd = exec.Command(bin, "serve", "--config", file, "--http", "127.0.0.1:0", "--session-idle", "0")
-	c.cmd.Stderr = c.log
-	if err := c.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		c.waitErr = c.cmd.Wait()
-		close(c.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-c.exited:
-			return
-		default:
-		}
-		c.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-c.exited:
-		case <-time.After(20 * time.Second):
-			c.cmd.Process.Kill()
-			<-c.exited
-		}
-	})
-	select {
-	case c.url = <-c.log.url:
-	case <-c.exited:
-		t.Fatalf("codemode serve exited before serving: %v\n%s", c.waitErr, c.log)
-	case <-time.After(60 * time.Second):
-		t.Fatalf("codemode serve logged no URL in 60 s:\n%s", c.log)
-	}
-	return c
-}
-
 // awaitMCPServers runs a probe cell until every server is in MCP: they
 // start in the background, so the first runs may lack one.
 func awaitMCPServers(t *testing.T, ctx context.Context, srv *served, names ...string) {
@@ -524,10 +481,7 @@ func TestModelCells(t *testing.T) {
 	dir := t.TempDir()
 	bin := os.Getenv(modelCellsBinEnv)
 	if bin == "" {
-		bin = filepath.Join(dir, "codemode")
-		if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed11a79d2d/codemode/cmd/codemode").CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
+		bin = buildBinary(t, dir)
 	} else if !filepath.IsAbs(bin) {
 		t.Fatalf("%s=%s: give an absolute path (go test runs in the package directory)", modelCellsBinEnv, bin)
 	} else {
@@ -545,7 +499,7 @@ func TestModelCells(t *testing.T) {
 		if err := os.MkdirAll(sdir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		servers[s.name] = serveModel(t, bin, sdir, modelConfig(node, modules, root, filepath.Join(sdir, "memory.jsonl"), s.timeoutMs))
+		servers[s.name] = launchServe(t, bin, sdir, modelConfig(node, modules, root, filepath.Join(sdir, "memory.jsonl"), s.timeoutMs), true, "--session-idle", "0")
 	}
 	for _, srv := range servers {
 		awaitMCPServers(t, ctx, srv, "docs", "memory", "everything", "filesystem")
