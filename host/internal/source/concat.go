@@ -20,10 +20,9 @@ const ReasonSourceTooComplex Reason = "source_too_complex"
 // stringJoins counts the `+` tokens next to a string or template literal, in
 // every reading the lexer follows, stopping past MaxStringJoins. A cell that
 // does not tokenize is counted as far as it does: esbuild stops there too.
-func stringJoins(code string) int {
-	toks, alts, _, _ := tokenize(code)
-	n := countJoins(toks)
-	for _, a := range alts {
+func stringJoins(l lexing) int {
+	n := countJoins(l.toks)
+	for _, a := range l.alts {
 		n = max(n, countJoins(a))
 	}
 	return n

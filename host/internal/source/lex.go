@@ -114,6 +114,19 @@ func tokenize(src string) (toks []token, alts [][]token, exhausted bool, err err
 	return lx.toks, sh.alts, sh.exhausted, err
 }
 
+// lexing is one tokenize of a source, shared by the checks that read it.
+type lexing struct {
+	toks      []token
+	alts      [][]token
+	exhausted bool
+	err       error
+}
+
+func lex(src string) lexing {
+	toks, alts, exhausted, err := tokenize(src)
+	return lexing{toks, alts, exhausted, err}
+}
+
 // maxForks bounds the alternative readings lexed for one input.
 const maxForks = 16
 

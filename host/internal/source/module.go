@@ -42,8 +42,11 @@ type lexed struct {
 	ok, sure bool
 }
 
-func moduleAccess(code string) (bool, lexed) {
-	toks, alts, exhausted, err := tokenize(code)
+func moduleAccess(code string) (bool, lexed) { return moduleAccessOf(code, lex(code)) }
+
+// moduleAccessOf is moduleAccess over code's tokens, lexed already.
+func moduleAccessOf(code string, l lexing) (bool, lexed) {
+	toks, alts, exhausted, err := l.toks, l.alts, l.exhausted, l.err
 	if err != nil || exhausted {
 		for _, w := range fallbackWords {
 			if strings.Contains(code, w) {

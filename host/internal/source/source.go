@@ -161,7 +161,8 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	if err := checkBounds(code, ts); err != nil {
 		return "", nil, err
 	}
-	if stringJoins(code) > MaxStringJoins {
+	tokens := lex(code) // for the join bound and the module check
+	if stringJoins(tokens) > MaxStringJoins {
 		return "", nil, reject(ReasonSourceTooComplex, MsgStringJoins)
 	}
 	if fence == fenceNone && hasFenceLine(code) {
@@ -173,7 +174,7 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	if ShellShaped(code, ts) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
-	denied, lx := moduleAccess(code)
+	denied, lx := moduleAccessOf(code, tokens)
 	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
