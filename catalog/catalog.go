@@ -193,6 +193,7 @@ type Catalog struct {
 	defaultLimit int
 	maxLimit     int
 	index        searchIndex
+	counts       SourceCounts
 
 	mcpOnce    sync.Once
 	servers    []MCPServer
@@ -262,6 +263,14 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 			return nil, fmt.Errorf("catalog: %w: %q", ErrDuplicateID, e.ID)
 		}
 		c.byID[e.ID] = n
+		switch e.Source {
+		case SourceOpenClaw:
+			c.counts.OpenClaw++
+		case SourceMCP:
+			c.counts.MCP++
+		case SourceClient:
+			c.counts.Client++
+		}
 		if e.Source != SourceMCP {
 			c.guest = append(c.guest, n)
 			c.guestByName[e.Name] = append(c.guestByName[e.Name], n)
@@ -279,6 +288,28 @@ var emptySchema = json.RawMessage(`{}`)
 // then match them with the same ids as that server's tools.
 func ID(source Source, owner, name string) string {
 	return string(source) + ":" + owner + ":" + name
+}
+
+// Identify is a tool's catalog identity: its entry's source and source name
+// and its id. It is the one place that decides them; the host's policy and
+// dispatch read them from here. The source name is "core" for core tools,
+// the owner for plugin and MCP tools (empty when there is none: Build refuses
+// such a tool), and the owner or "client" for client tools.
+func Identify(origin Origin, owner, name string) (source Source, sourceName, id string) {
+	switch origin {
+	case OriginCore:
+		source, sourceName = SourceOpenClaw, "core"
+	case OriginBundledPlugin, OriginExternalPlugin:
+		source, sourceName = SourceOpenClaw, owner
+	case OriginMCP:
+		source, sourceName = SourceMCP, owner
+	case OriginClient:
+		source, sourceName = SourceClient, owner
+		if sourceName == "" {
+			sourceName = "client"
+		}
+	}
+	return source, sourceName, ID(source, sourceName, name)
 }
 
 // newEntries makes the entries of tools[kept[...]], rendering hints on up to
@@ -326,23 +357,10 @@ func newEntry(t *Tool) (Entry, error) {
 	if len(e.InputSchema) == 0 {
 		e.InputSchema = emptySchema
 	}
-	switch t.Origin {
-	case OriginCore:
-		e.Source, e.SourceName = SourceOpenClaw, "core"
-	case OriginBundledPlugin, OriginExternalPlugin:
-		e.Source, e.SourceName = SourceOpenClaw, t.Owner
-	case OriginMCP:
-		e.Source, e.SourceName = SourceMCP, t.Owner
-	case OriginClient:
-		e.Source, e.SourceName = SourceClient, t.Owner
-		if e.SourceName == "" {
-			e.SourceName = "client"
-		}
-	}
+	e.Source, e.SourceName, e.ID = Identify(t.Origin, t.Owner, t.Name)
 	if e.SourceName == "" {
 		return Entry{}, fmt.Errorf("catalog: tool %q: %w: %s tool without owner", t.Name, ErrInvalidTool, t.Origin)
 	}
-	e.ID = ID(e.Source, e.SourceName, e.Name)
 	if !e.Trusted() {
 		if !json.Valid(e.InputSchema) || (len(e.OutputSchema) > 0 && !json.Valid(e.OutputSchema)) {
 			return Entry{}, fmt.Errorf("catalog: tool %q: %w: schema is not valid JSON", e.ID, ErrInvalidTool)
@@ -414,20 +432,7 @@ type SourceCounts struct {
 }
 
 // Sources counts the entries of each source.
-func (c *Catalog) Sources() SourceCounts {
-	var s SourceCounts
-	for i := range c.entries {
-		switch c.entries[i].Source {
-		case SourceOpenClaw:
-			s.OpenClaw++
-		case SourceMCP:
-			s.MCP++
-		case SourceClient:
-			s.Client++
-		}
-	}
-	return s
-}
+func (c *Catalog) Sources() SourceCounts { return c.counts }
 
 // Describe resolves idOrName like [Catalog.Resolve] and returns the entry's
 // describe form: the compact entry plus parameters and outputSchema.

@@ -415,6 +415,7 @@ func (c *Catalog) Resolve(idOrName string) (Entry, error) {
 
 // Suggestion scores.
 const (
+	suggestSquashed    = 60 // the same name but for case and separators (readGraph, read_graph)
 	suggestContains    = 40 // the needle contains the name, or the id contains the needle
 	suggestNameToken   = 40 // the needle's search tokens include the name
 	suggestSharedToken = 12 // per alphanumeric token shared with the name or id
@@ -437,6 +438,7 @@ func (c *Catalog) suggest(needle string) []string {
 	}
 	searchTokens := tokenize(n)
 	needleTokens := alnumTokens(n)
+	squashed := strings.Join(needleTokens, "")
 	type cand struct {
 		score int
 		e     *Entry
@@ -446,6 +448,9 @@ func (c *Catalog) suggest(needle string) []string {
 		e := &c.entries[i]
 		name, id := strings.ToLower(e.Name), strings.ToLower(e.ID)
 		score := 0
+		if strings.Join(alnumTokens(name), "") == squashed {
+			score += suggestSquashed
+		}
 		if strings.Contains(n, name) || strings.Contains(id, n) {
 			score += suggestContains
 		}

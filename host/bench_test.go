@@ -62,22 +62,51 @@ func BenchmarkExecWaitRoundTrip(b *testing.B) {
 	}
 }
 
-// BenchmarkExecCatalogSize is a trivial exec on catalogs of growing size:
-// each cell rebuilds the guest API from the run's catalog.
+// BenchmarkExecCatalogSize is a trivial exec on catalogs of growing size, of
+// core tools (each with its own input and output schema) or of MCP tools over
+// four servers. The run is prepared once: this is the cost of a cell's setup.
 func BenchmarkExecCatalogSize(b *testing.B) {
-	for _, n := range []int{1, 10, 100, 200} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			tools := make([]Tool, n)
-			for i := range tools {
-				tools[i] = shipments()
-				tools[i].Name = fmt.Sprintf("tool_%d", i)
-			}
-			run := prepare(b, newRuntime(b, `true`, tools...), RunOptions{})
-			args := code("return 1")
-			for b.Loop() {
-				if r := run.Exec(context.Background(), "c", args); r.Status != StatusCompleted {
-					b.Fatal(r)
+	for _, mix := range []string{"core", "mcp"} {
+		for _, n := range []int{1, 10, 100, 1000, 10000} {
+			b.Run(fmt.Sprintf("%s/tools=%d", mix, n), func(b *testing.B) {
+				run := prepare(b, newRuntime(b, `true`, benchTools(mix, n)...), RunOptions{})
+				args := code("return 1")
+				for b.Loop() {
+					if r := run.Exec(context.Background(), "c", args); r.Status != StatusCompleted {
+						b.Fatal(r)
+					}
 				}
+			})
+		}
+	}
+}
+
+// benchTools returns n tools of a mix: "core" tools with distinct schemas, or
+// "mcp" tools of four servers.
+func benchTools(mix string, n int) []Tool {
+	tools := make([]Tool, n)
+	for i := range tools {
+		t := shipments()
+		t.Name = fmt.Sprintf("list_shipments_%d", i)
+		t.Description = fmt.Sprintf("List the shipments of depot %d with their payment state and weight.", i)
+		t.InputSchema = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"depot_%d":{"type":"string","description":"Which depot."},"limit":{"type":"integer","maximum":%d}},"required":["depot_%d"]}`, i, 10+i%90, i))
+		if mix == "mcp" {
+			t.MCPServer, t.OutputSchema = fmt.Sprintf("server%d", i%4), nil
+		}
+		tools[i] = t
+	}
+	return tools
+}
+
+// BenchmarkPrepare is Runtime.Prepare on a runtime of 10 or 10,000 core
+// tools, as mcpserve calls it for every tools/call.
+func BenchmarkPrepare(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			rt := newRuntime(b, `true`, benchTools("core", n)...)
+			b.ReportAllocs()
+			for b.Loop() {
+				prepare(b, rt, RunOptions{})
 			}
 		})
 	}

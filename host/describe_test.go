@@ -52,6 +52,8 @@ func checkGolden(t *testing.T, name, got string) {
 // each, or of the given counts by name.
 type mcpServers map[string]int
 
+func (m mcpServers) Version() uint64 { return 0 }
+
 func (m mcpServers) Tools() []Tool {
 	var out []Tool
 	for server, n := range m {

@@ -63,11 +63,11 @@ type pendingCall struct {
 	method string
 	kind   callKind
 	timer  *hostTimer // of a kindTimer
+	req    *request   // of a kindCall
 	// A restart-safe run defers every call until wait, when it has checked
 	// that all of them are replay-safe.
 	deferred   bool
 	replaySafe bool
-	payload    string
 }
 
 // callKind says what a pending request waits for.
@@ -77,7 +77,7 @@ const (
 	kindCall  callKind = iota // host work on a worker: a nested call, store, load
 	kindYield                 // yield_control: the run parks for wait
 	kindTimer                 // a guest timer: due after its delay
-	kindLocal                 // answered inside Request; only its delivery is left
+	kindLocal                 // answered inside Request (a read, a refusal); only its delivery is left
 )
 
 type settled struct {
@@ -108,42 +108,57 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	if kind == kindTimer && st.returned {
 		return st.refuseTimer(), nil
 	}
-	if kind == kindCall && st.callsInFlight() >= st.run.rt.cfg.MaxPendingToolCalls {
+	if kind != kindTimer && st.undelivered() >= st.run.rt.cfg.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
 	}
 	pc := &pendingCall{method: op, kind: kind}
-	if kind == kindTimer {
+	name := op
+	switch kind {
+	case kindTimer:
 		h, err := st.newTimer(st.next+1, payload)
 		if err != nil {
 			return 0, err
 		}
 		pc.timer = h
+	case kindCall:
+		pc.req = st.run.newRequest(op, payload)
+		name = pc.req.name
 	}
 	st.next++
 	t := st.next
 	st.seq++
-	pc.id = fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), st.run.callName(op, payload), st.seq)
+	pc.id = fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), name, st.seq)
 	st.pending[t] = pc
 	switch {
 	case kind == kindYield:
+	case pc.req != nil && pc.req.refused != "":
+		pc.kind = kindLocal
+		st.ready = append(st.ready, settled{t, abi.Reject(pc.req.refused)})
 	case st.restartSafe:
-		pc.deferred, pc.payload = true, payload
-		pc.replaySafe = kind == kindTimer || st.run.replaySafe(op, payload)
+		pc.deferred = true
+		pc.replaySafe = kind == kindTimer || pc.req.replaySafe
+	case pc.req != nil && pc.req.read:
+		pc.kind = kindLocal
+		st.ready = append(st.ready, settled{t, st.run.perform(st.calls, st, pc)})
 	default:
-		st.start(t, pc, payload)
+		st.start(t, pc)
 	}
 	return t, nil
 }
 
-func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
+func (st *state) start(t abi.Ticket, pc *pendingCall) {
 	pc.deferred = false
 	if pc.kind == kindTimer {
 		st.armTimer(pc.timer)
 		return
 	}
+	if pc.req.read { // a restart-safe run's read, deferred to wait
+		st.ready = append(st.ready, settled{t, st.run.perform(st.calls, st, pc)})
+		return
+	}
 	done, calls := st.done, st.calls
 	st.run.rt.workers.run(func() {
-		out := st.run.dispatch(calls, st, pc, pc.method, payload)
+		out := st.run.perform(calls, st, pc)
 		select { // a run that ended takes no more results
 		case done <- settled{t, out}:
 		case <-calls.Done():
@@ -151,22 +166,17 @@ func (st *state) start(t abi.Ticket, pc *pendingCall, payload string) {
 	})
 }
 
-// replaySafe reports whether a bridge request may run in a restart-safe run:
-// catalog look-ups, and calls of replay-safe tools (the catalog entry says:
-// core and plugin tools marked ReplaySafe, and audited read-only core tools).
-func (run *Run) replaySafe(op, payload string) bool {
-	switch op {
-	case "search", "describe", "mcp_api", "load":
-		return true
-	case "call", "callValue":
-		var a struct{ ID string }
-		if json.Unmarshal([]byte(payload), &a) != nil {
-			return false
+// undelivered counts the requests that hold a slot of maxPendingToolCalls:
+// host work in flight (nested calls, store, load) and answers not yet
+// delivered into the cell. Timers have a bound of their own.
+func (st *state) undelivered() int {
+	n := 0
+	for _, pc := range st.pending {
+		if pc.kind == kindCall || pc.kind == kindLocal {
+			n++
 		}
-		e, err := run.catalog.Resolve(a.ID)
-		return err == nil && e.ReplaySafe
 	}
-	return false
+	return n
 }
 
 // callsInFlight counts the pending host work that bounds a run's
@@ -288,7 +298,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.setup+","+jsString(string(nsJSON))+");", js), cellFile)
+	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.setup.args(js)+","+jsString(string(nsJSON))+");", js), cellFile)
 	return st.drive(ctx, cell, step)
 }
 

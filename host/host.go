@@ -101,6 +101,9 @@ type Options struct {
 	// until a slot frees or their deadline passes. Zero means
 	// max(8, 4*GOMAXPROCS).
 	MaxRunningCells int
+	// Policy is tools.allow, tools.deny and tools.directOnly, applied to
+	// every tool: registered, from sources, and client tools.
+	Policy Policy
 	// Sessions keeps what cells store with store(key, value); nil means
 	// [NewMemorySessionStore].
 	Sessions SessionStore
@@ -126,6 +129,10 @@ type Runtime struct {
 	slots    chan struct{} // see admit
 	legGrace time.Duration // see legGrace; tests shorten it
 
+	policy  Policy
+	tableMu sync.Mutex
+	table   *table // see current
+
 	nsMu       sync.Mutex
 	namespaces []registeredNamespace
 	closeMu    sync.Mutex
@@ -143,7 +150,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger}
+	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, policy: o.Policy}
 	if o.MaxRunningCells <= 0 {
 		o.MaxRunningCells = defaultRunningCells()
 	}
@@ -203,14 +210,6 @@ type RunOptions struct {
 	ClientTools []Tool
 	// DisableTools marks a run that intentionally has no tools.
 	DisableTools bool
-	// Allow, when non-nil, keeps only the named tools (an empty list keeps
-	// none); Deny removes the named tools. Names are tool names. They apply
-	// to MCP servers' resource and prompt operations too, named by method
-	// ("resources/list", "resources/read", "prompts/list", "prompts/get"):
-	// an Allow list that does not name an operation refuses it on every
-	// server.
-	Allow []string
-	Deny  []string
 	// TurnID is the assistant turn the run's exec calls come from; it enters
 	// the replay ids of restart-safe runs.
 	TurnID string

@@ -58,7 +58,12 @@ func (g *gate) tool() Tool {
 
 func newRuntime(t testing.TB, config string, tools ...Tool) *Runtime {
 	t.Helper()
-	rt, err := New(context.Background(), &Options{Tools: tools, Config: json.RawMessage(config)})
+	return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config)})
+}
+
+func newRuntimeWith(t testing.TB, o *Options) *Runtime {
+	t.Helper()
+	rt, err := New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,14 +173,11 @@ func TestSurfaceCheckFailsClosed(t *testing.T) {
 }
 
 func TestNoToolRunsDoNotActivate(t *testing.T) {
-	rt := newRuntime(t, `true`, shipments())
-	for name, opts := range map[string]RunOptions{
-		"disableTools": {DisableTools: true},
-		"empty allow":  {Allow: []string{}},
-	} {
-		if run := prepare(t, rt, opts); run.Active() {
-			t.Fatalf("%s activated code mode", name)
-		}
+	if run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{DisableTools: true}); run.Active() {
+		t.Fatal("disableTools activated code mode")
+	}
+	if run := prepare(t, newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Policy: Policy{Allow: []string{}}}), RunOptions{}); run.Active() {
+		t.Fatal("an empty allow list activated code mode")
 	}
 	if run := prepare(t, newRuntime(t, `true`), RunOptions{}); run.Active() {
 		t.Fatal("a run without tools activated code mode")
@@ -183,8 +185,9 @@ func TestNoToolRunsDoNotActivate(t *testing.T) {
 }
 
 func TestDeniedToolsAreAbsentAndCannotBeCalled(t *testing.T) {
-	rt := newRuntime(t, `true`, shipments(), Tool{Name: "secret", Execute: shipments().Execute})
-	run := prepare(t, rt, RunOptions{Deny: []string{"secret"}})
+	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), {Name: "secret", Execute: shipments().Execute}},
+		Policy: Policy{Deny: []string{"secret"}}})
+	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `
 		const ids = ALL_TOOLS.map(t => t.id);
 		try { await tools.callValue("openclaw:core:secret", {}); return "called"; } catch (e) { return [ids, e.message]; }`)

@@ -37,9 +37,9 @@ func docsClient(t *testing.T) *mcp.Client {
 	return c
 }
 
-func docsRun(t *testing.T, src host.Source, hooks host.Hooks, opts host.RunOptions) *host.Run {
+func docsRun(t *testing.T, src host.Source, hooks host.Hooks, policy host.Policy, opts host.RunOptions) *host.Run {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{src}, Hooks: hooks})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{src}, Hooks: hooks, Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,13 +95,12 @@ func TestMCPResourcesFollowAllowAndDeny(t *testing.T) {
 		{"allow names a tool and resources/read", []string{"search_docs", "resources/read"}, nil,
 			[]string{"resources.list", "prompts.list", "prompts.get"}},
 		{"deny names resources/read", nil, []string{"resources/read"}, []string{"resources.read"}},
-		// The host's lists hold names: an id there names nothing, so the
-		// allow list refuses and the deny list leaves alone.
-		{"ids are not names", []string{"search_docs", "mcp:docs:resources/read"}, []string{"mcp:docs:prompts/get"},
-			[]string{"resources.list", "resources.read", "prompts.list", "prompts.get"}},
+		// An entry is a name or an exact id, for operations as for tools.
+		{"ids name operations", []string{"search_docs", "mcp:docs:resources/read", "mcp:docs:prompts/get"}, []string{"mcp:docs:prompts/get"},
+			[]string{"resources.list", "prompts.list", "prompts.get"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := docsRun(t, c, host.Hooks{}, host.RunOptions{Allow: tc.allow, Deny: tc.deny})
+			run := docsRun(t, c, host.Hooks{}, host.Policy{Allow: tc.allow, Deny: tc.deny}, host.RunOptions{})
 			_, out := execDocs(t, run, everyOperation)
 			for _, k := range []string{"tool", "resources.list", "resources.read", "prompts.list", "prompts.get"} {
 				want := "ok"
@@ -146,7 +145,7 @@ func TestMCPResourcesPassBeforeHooks(t *testing.T) {
 		return host.Decision{Block: true, Reason: "frozen"}
 	}}
 	src := countingSource{Client: docsClient(t)}
-	run := docsRun(t, &src, hooks, host.RunOptions{})
+	run := docsRun(t, &src, hooks, host.Policy{}, host.RunOptions{})
 	_, out := execDocs(t, run, everyOperation)
 	if src.requests != 0 {
 		t.Errorf("%d blocked requests reached the server", src.requests)
@@ -181,7 +180,7 @@ func TestMCPResourcesInTrajectoryAndCallCount(t *testing.T) {
 		after = append(after, e.MCPMethod)
 		mu.Unlock()
 	}}
-	run := docsRun(t, docsClient(t), hooks, host.RunOptions{Deny: []string{"prompts/get"}, Trajectory: func(c host.NestedCall) {
+	run := docsRun(t, docsClient(t), hooks, host.Policy{Deny: []string{"prompts/get"}}, host.RunOptions{Trajectory: func(c host.NestedCall) {
 		mu.Lock()
 		calls = append(calls, c)
 		mu.Unlock()
@@ -214,29 +213,9 @@ func TestMCPResourcesInTrajectoryAndCallCount(t *testing.T) {
 	}
 }
 
-// approvingSource is an MCPOperationPolicy: it requires approval of
-// resources/read, refuses prompts/get, and tries to serve what it was not
-// offered.
-type approvingSource struct{ *mcp.Client }
-
-func (s approvingSource) MCPOperations(offered []host.Tool) []host.Tool {
-	var out []host.Tool
-	for _, op := range offered {
-		switch op.Name {
-		case "prompts/get":
-			continue
-		case "resources/read":
-			op.RequireApproval = true
-		}
-		out = append(out, op)
-	}
-	return append(out, host.Tool{Name: "prompts/list", MCPServer: "docs"}, host.Tool{Name: "tools/call", MCPServer: "docs"})
-}
-
-// A source's MCPOperationPolicy refuses operations and sends others through
-// the approver, which sees the method; it cannot restore what the run's
-// Deny refused.
-func TestMCPResourcesSourcePolicyAndApproval(t *testing.T) {
+// The policy refuses operations by id and sends others through the
+// approver, which sees the method.
+func TestMCPResourcesPolicyAndApproval(t *testing.T) {
 	var mu sync.Mutex
 	var asked []string
 	hooks := host.Hooks{Approve: func(ctx context.Context, e host.ToolEvent) (bool, string, error) {
@@ -245,7 +224,7 @@ func TestMCPResourcesSourcePolicyAndApproval(t *testing.T) {
 		mu.Unlock()
 		return false, "ask a person", nil
 	}}
-	run := docsRun(t, approvingSource{docsClient(t)}, hooks, host.RunOptions{Deny: []string{"prompts/list"}})
+	run := docsRun(t, docsClient(t), hooks, host.Policy{Deny: []string{"prompts/list", "mcp:docs:prompts/get"}, Approval: []string{"mcp:docs:resources/read"}}, host.RunOptions{})
 	_, out := execDocs(t, run, everyOperation)
 	want := map[string]string{
 		"tool":           "ok",
@@ -267,6 +246,8 @@ func TestMCPResourcesSourcePolicyAndApproval(t *testing.T) {
 // oddSource serves a server whose tool list has a tool named like an
 // operation.
 type oddSource struct{ toolRan bool }
+
+func (s *oddSource) Version() uint64 { return 0 }
 
 func (s *oddSource) Tools() []host.Tool {
 	run := func(ctx context.Context, c host.Call) (host.ToolResult, error) {
@@ -291,7 +272,7 @@ func (s *oddSource) MCPRequest(ctx context.Context, server, method string, param
 // operation only.
 func TestMCPToolNamedLikeAnOperationIsDropped(t *testing.T) {
 	src := &oddSource{}
-	run := docsRun(t, src, host.Hooks{}, host.RunOptions{})
+	run := docsRun(t, src, host.Hooks{}, host.Policy{}, host.RunOptions{})
 	if _, ok := run.Catalog().Lookup("mcp:odd:resources/read"); ok {
 		t.Fatal("the tool resources/read is catalogued")
 	}

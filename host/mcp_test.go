@@ -11,6 +11,8 @@ import (
 // fakeMCP is an in-process MCPSource with one server, "docs".
 type fakeMCP struct{ calls []string }
 
+func (f *fakeMCP) Version() uint64 { return 0 }
+
 func (f *fakeMCP) Tools() []Tool {
 	return []Tool{{
 		Name: "search_docs", MCPServer: "docs", Description: "Search the docs.",
@@ -102,16 +104,12 @@ func TestMCPNamespace(t *testing.T) {
 // A refused operation has no nested call id of its own: like a denied tool's
 // call, it is named after the bridge operation.
 func TestRefusedMCPOperationCallName(t *testing.T) {
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{&fakeMCP{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close(context.Background())
-	run := prepare(t, rt, RunOptions{Deny: []string{"resources/read"}})
-	if got := run.callName("mcp_request", `{"server":"docs","method":"resources/read"}`); got != "mcp_request" {
+	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []Source{&fakeMCP{}}, Policy: Policy{Deny: []string{"resources/read"}}})
+	run := prepare(t, rt, RunOptions{})
+	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
 		t.Errorf("refused: %s", got)
 	}
-	if got := run.callName("mcp_request", `{"server":"docs","method":"resources/list"}`); got != "resources/list" {
+	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/list"}`).name; got != "resources/list" {
 		t.Errorf("kept: %s", got)
 	}
 }
@@ -138,6 +136,8 @@ func TestNamespacesHoldMCP(t *testing.T) {
 type toolSource []Tool
 
 func (s toolSource) Tools() []Tool { return s }
+
+func (s toolSource) Version() uint64 { return 0 }
 
 // TestMissingMCPArguments: the message names every missing required key,
 // with "argument" for one and "arguments" for more; a default fills a key.
@@ -192,16 +192,18 @@ func TestNestedCallIDsNameTheTool(t *testing.T) {
 		{"mcp", `{"id":"mcp:docs:search_docs","input":{"query":"x"}}`, "search_docs"},
 		{"callValue", `{"id":"shipping_list","input":{}}`, "shipping_list"},
 		{"call", `{"id":"openclaw:core:nope","input":{}}`, "call"},
-		{"call", `{"input":{},"id":"shipping_list"}`, "call"},
+		{"call", `{"input":{},"id":"shipping_list"}`, "shipping_list"},
 		{"search", `{"query":"x"}`, "search"},
 		{"callValue", `not json`, "callValue"},
 		{"mcp_request", `{"server":"docs","method":"resources/read","params":{"uri":"memo://one"}}`, "resources/read"},
 		{"mcp_request", `{"server":"docs","method":"tools/call","params":{}}`, "mcp_request"},
 		{"mcp_request", `{"server":"nope","method":"resources/read","params":{}}`, "mcp_request"},
-		{"mcp_request", `{"method":"resources/read","server":"docs"}`, "mcp_request"},
+		{"mcp_request", `{"method":"resources/read","server":"docs"}`, "resources/read"},
+		{"mcp", `{"server":"docs","name":"search_docs","input":{"query":"x"}}`, "search_docs"},
+		{"mcp", `{"server":"docs","name":"nope","input":{}}`, "mcp"},
 	} {
-		if got := run.callName(c.op, c.payload); got != c.want {
-			t.Errorf("callName(%s, %s) = %s, want %s", c.op, c.payload, got, c.want)
+		if got := run.newRequest(c.op, c.payload).name; got != c.want {
+			t.Errorf("newRequest(%s, %s).name = %s, want %s", c.op, c.payload, got, c.want)
 		}
 	}
 }

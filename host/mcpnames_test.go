@@ -18,6 +18,8 @@ import (
 // probe. Every call answers with its catalog id.
 type namesMCP struct{}
 
+func (namesMCP) Version() uint64 { return 0 }
+
 func (namesMCP) Tools() []Tool {
 	answer := func(ctx context.Context, c Call) (ToolResult, error) {
 		return ToolResult{Details: map[string]any{"content": []any{}, "structuredContent": map[string]any{"id": c.ToolID, "input": json.RawMessage(c.Input)}}}, nil
@@ -35,14 +37,14 @@ func (namesMCP) Tools() []Tool {
 	return out
 }
 
-func namesRun(t *testing.T, opts RunOptions, hooks Hooks) *Run {
+func namesRun(t *testing.T, policy Policy, hooks Hooks) *Run {
 	t.Helper()
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{namesMCP{}}, Hooks: hooks})
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{namesMCP{}}, Hooks: hooks, Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	return prepare(t, rt, opts)
+	return prepare(t, rt, RunOptions{})
 }
 
 // completed runs a cell and decodes its value, failing unless it completes.
@@ -74,7 +76,7 @@ func TestMCPExactAndCamelNames(t *testing.T) {
 		seen = append(seen, e.ToolID)
 		return Decision{Block: e.ToolID == "mcp:memory:search_nodes", Reason: "no searching"}
 	}}
-	run := namesRun(t, RunOptions{}, hooks)
+	run := namesRun(t, Policy{}, hooks)
 	out := completed(t, run, `
 		const id = async (f) => (await f({ a: 1 })).structuredContent.id;
 		const blocked = async (f) => { try { await f({}); return "called"; } catch (e) { return e.message; } };
@@ -106,7 +108,7 @@ func TestMCPExactAndCamelNames(t *testing.T) {
 		t.Errorf("hooks saw %v", seen)
 	}
 	// A denied tool is gone by both names.
-	run = namesRun(t, RunOptions{Deny: []string{"read_graph"}}, Hooks{})
+	run = namesRun(t, Policy{Deny: []string{"read_graph"}}, Hooks{})
 	out = completed(t, run, `return { exact: "read_graph" in MCP.memory, camel: "readGraph" in MCP.memory };`)
 	if out["exact"] != false || out["camel"] != false {
 		t.Errorf("denied tool still present: %v", out)
@@ -116,7 +118,7 @@ func TestMCPExactAndCamelNames(t *testing.T) {
 // A name that is not there fails when called, with the closest real names;
 // everything that only looks keeps working.
 func TestMissingNames(t *testing.T) {
-	run := namesRun(t, RunOptions{}, Hooks{})
+	run := namesRun(t, Policy{}, Hooks{})
 	out := completed(t, run, `
 		const fails = async (f) => { try { await f(); return "no error"; } catch (e) { return e.name + ": " + e.message; } };
 		return {
@@ -197,7 +199,7 @@ func TestMissingNames(t *testing.T) {
 
 // A returned or thrown guarded object encodes as the plain object would.
 func TestGuardedObjectsAsValues(t *testing.T) {
-	run := namesRun(t, RunOptions{}, Hooks{})
+	run := namesRun(t, Policy{}, Hooks{})
 	r := exec(t, run, `return MCP.memory;`)
 	if r.Status != StatusCompleted || string(r.Value) != `{"resources":{},"prompts":{}}` {
 		t.Errorf("return MCP.memory: %+v", r)
@@ -213,7 +215,7 @@ func TestGuardedObjectsAsValues(t *testing.T) {
 }
 
 func TestMCPSearchFromACell(t *testing.T) {
-	run := namesRun(t, RunOptions{}, Hooks{})
+	run := namesRun(t, Policy{}, Hooks{})
 	out := completed(t, run, `
 		const [hit] = await MCP.$search("get sum");
 		const camel = await MCP.$search("takeScreenshot", { limit: 1 });
@@ -283,8 +285,9 @@ func TestProbeNamesAgree(t *testing.T) {
 	}
 }
 
-// In a large catalog the closest name is still found: only the likeliest
-// names are measured, and the likeliness must not lose it.
+// In a large catalog the closest name is still found. Its cells hold only
+// the names their code mentions, so a name they lack is resolved by the
+// host when called: a mistyped one is a rejected call naming the closest.
 func TestMissingNameInALargeCatalog(t *testing.T) {
 	var many []Tool
 	for i := range 3000 {
@@ -293,13 +296,13 @@ func TestMissingNameInALargeCatalog(t *testing.T) {
 	}
 	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 60000}`, many...), RunOptions{})
 	out := completed(t, run, `
-		const first = (f) => { try { f(); } catch (e) { return e.message.split("Closest: ")[1].split(", ")[0]; } };
+		const first = async (f) => { try { await f(); } catch (e) { return e.message.split("Did you mean: ")[1].split(/[,?]/)[0]; } };
 		return {
-			typo: first(() => tools.lst_records_of_kind_2042()),
-			swap: first(() => tools.list_recrods_of_kind_1999()),
-			camel: first(() => tools.listRecordsOfKind0007()),
+			typo: await first(() => tools.lst_records_of_kind_2042()),
+			swap: await first(() => tools.list_recrods_of_kind_1999()),
+			camel: await first(() => tools.listRecordsOfKind0007()),
 		};`)
-	want := map[string]any{"typo": "tools.list_records_of_kind_2042", "swap": "tools.list_records_of_kind_1999", "camel": "tools.list_records_of_kind_0007"}
+want := map[string]any{"typo": "list_records_of_kind_2042", "swap": "list_records_of_kind_1999", "camel": "list_records_of_kind_0007"}
 	if !reflect.DeepEqual(out, want) {
 		t.Errorf("got %v, want %v", out, want)
 	}

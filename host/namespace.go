@@ -320,7 +320,7 @@ func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall,
 	case len(a.Args) > 0 && string(a.Args[0]) != "null":
 		input = a.Args[0]
 	}
-	res, err := run.execute(ctx, st, pc, id, input)
+	res, err := run.execute(ctx, st, pc, run.byID[id], id, input)
 	if err != nil {
 		return nil, err
 	}

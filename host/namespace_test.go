@@ -60,7 +60,11 @@ func TestNamespacePromptAppearsOnlyWhenBackingToolsAreVisible(t *testing.T) {
 	if d := prepare(t, rt, RunOptions{}).Tools()[0].Description; !strings.Contains(d, "Use Issues.list() before Issues.update().") {
 		t.Fatalf("visible namespace prompt missing:\n%s", d)
 	}
-	run := prepare(t, rt, RunOptions{Deny: []string{"issues_update"}})
+	denied := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: append(trackerTools(nil), shipments()), Policy: Policy{Deny: []string{"issues_update"}}})
+	if err := denied.RegisterNamespace("tracker", issuesNamespace(nil)); err != nil {
+		t.Fatal(err)
+	}
+	run := prepare(t, denied, RunOptions{})
 	if strings.Contains(run.Tools()[0].Description, "Issues") {
 		t.Fatal("prompt shown without its backing tools")
 	}

@@ -96,16 +96,17 @@ func (c *contracts) get(id string, schema json.RawMessage) *contract {
 }
 
 // checkDetails validates a result's details against the tool's declared
-// output schema. The value is never printed: it may be large or private.
-func checkDetails(k *contract, id string, details any) error {
+// output schema, and returns them as the JSON it checked, so they are not
+// encoded again. The value is never printed: it may be large or private.
+func checkDetails(k *contract, id string, details any) (any, error) {
 	b, err := json.Marshal(details)
 	if err != nil {
-		return fmt.Errorf("Tool %q returned details that are not JSON-compatible.", id)
+		return nil, fmt.Errorf("Tool %q returned details that are not JSON-compatible.", id)
 	}
 	var v any
 	json.Unmarshal(b, &v)
 	if k.resolved.Validate(v) != nil {
-		return fmt.Errorf("Tool %q returned details that do not match its declared outputSchema.", id)
+		return nil, fmt.Errorf("Tool %q returned details that do not match its declared outputSchema.", id)
 	}
-	return nil
+	return json.RawMessage(b), nil
 }

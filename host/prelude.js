@@ -1,5 +1,5 @@
 // The Code Mode guest API, evaluated once into the engine's template after
-// abi/bridge.js. Per-exec data (catalog, convenience names, API files) arrives
+// abi/bridge.js. Per-exec data (ALL_TOOLS, convenience names, MCP servers) arrives
 // through __cm_setup, which the host calls first on each cell's first line and
 // which removes itself. The bridge global is captured and removed here, so
 // guest code reaches the host only through these functions.
@@ -153,8 +153,11 @@
   // guard freezes obj and answers the names it lacks with missing(). Every
   // other operation reaches the frozen object unchanged: Object.keys,
   // JSON.stringify, `in`, and refused writes.
-  const guard = (obj, message) => new P(freeze(obj), {
-    get: (t, k) => (typeof k === "symbol" || k in t || probe[k] === true) ? t[k] : missing(() => message(k, keysOf(t))),
+  // With remote, a name the object lacks is remote(k) instead: a large
+  // catalog's setup holds only the names its cell's source mentions, and
+  // the host resolves the others when they are called.
+  const guard = (obj, message, remote) => new P(freeze(obj), {
+    get: (t, k) => (typeof k === "symbol" || k in t || probe[k] === true) ? t[k] : remote ? remote(k) : missing(() => message(k, keysOf(t))),
   });
 
   const bridge = (op, args) => {
@@ -178,26 +181,11 @@
   define("json", (v) => { emit("json", encode(v)); });
   define("yield_control", (reason) => bridge("yield", { reason: reason === undefined ? "" : str(reason) }));
 
-  let files = [];
-  const normalize = (path) => {
-    const p = str(path).trim().replace(/^\/+/, "");
-    if (p === "" || p.split("/").some((s) => s === "" || s === "." || s === "..")) {
-      throw new E("invalid API file path");
-    }
-    return p;
-  };
+  // API files are read from the host: a large catalog's declarations are
+  // megabytes that most cells never read.
   define("API", freeze({
-    list: async (prefix) => {
-      let p = prefix === undefined ? "" : str(prefix).trim().replace(/^\/+/, "").replace(/\/+$/, "");
-      if (p !== "") p = normalize(p);
-      return files.filter((f) => p === "" || f.path === p || f.path.startsWith(p + "/"))
-        .map((f) => ({ path: f.path, bytes: f.bytes }));
-    },
-    read: async (path) => {
-      const p = normalize(path);
-      for (const f of files) if (f.path === p) return f.content;
-      throw new E("Unknown API file: " + p);
-    },
+    list: async (prefix) => bridge("api_list", { path: prefix === undefined ? "" : str(prefix) }),
+    read: async (path) => bridge("api_read", { path: str(path) }),
   }));
 
   // The host passes its data as JSON text: QuickJS parses JSON several
@@ -208,11 +196,17 @@
     // ALL_TOOLS is parsed on first use: most cells call tools by the ids in
     // the quick index and never read it, and a large catalog's entries
     // cost several microseconds each to build.
+    // A large catalog's cell gets ALL_TOOLS only when its source names it.
     let all;
     Object.defineProperty(g, "ALL_TOOLS", {
-      get: () => all === undefined ? (all = freeze(parse(toolsJSON).map((t) => freeze(t)))) : all,
+      get: () => {
+        if (all !== undefined) return all;
+        if (toolsJSON === null) throw new E("ALL_TOOLS of this large catalog is loaded only in cells whose code names ALL_TOOLS; write it out, or use tools.search(query).");
+        return (all = freeze(parse(toolsJSON).map((t) => freeze(t))));
+      },
       enumerable: false, configurable: false,
     });
+    const partial = data.partial === true;
     for (const [name, id] of data.names) {
       tools[name] = (input) => tools.callValue(id, input);
     }
@@ -234,12 +228,20 @@
       if (ids.length > 0) return "tools has no function " + quote(k) + ". Call it with tools.callValue(" + ids.join(" or ") + ", input).";
       return missingMessage("tools has no function", k, names, "tools.search(query) finds catalog tools.", candidates);
     };
-    define("tools", guard(tools, toolsMissing));
-    files = freeze(data.files.map((f) => freeze(f)));
+    define("tools", guard(tools, toolsMissing, partial && ((k) => (input) => tools.callValue(k, input))));
     // MCP's own members are not enumerable: Object.keys(MCP) is the servers.
     const mcp = Object.create(null);
     Object.defineProperty(mcp, "$api", { value: () => bridge("mcp_api", {}) });
     Object.defineProperty(mcp, "$search", { value: (query, options) => bridge("mcp_search", { query, options }) });
+    // mcpCall is the function of one MCP tool: by its id, or, for a name a
+    // large catalog's setup did not carry, by server and name.
+    const mcpCall = (target) => (...args) => {
+      const input = args[0];
+      if (args.length > 1 || (args.length === 1 && (typeof input !== "object" || input === null || isArray(input)))) {
+        return Promise.reject(new E("MCP namespace tools accept one object argument."));
+      }
+      return bridge("mcp", { ...target, input: input === undefined ? {} : input });
+    };
     for (const s of data.mcp) {
       const server = Object.create(null);
       const sid = s.identifier;
@@ -251,13 +253,7 @@
       // A tool is a property by its identifier and, when the host sends
       // one, by its exact MCP name: the same function, so the same id.
       for (const [method, id, exact] of s.tools) {
-        const call = (...args) => {
-          const input = args[0];
-          if (args.length > 1 || (args.length === 1 && (typeof input !== "object" || input === null || isArray(input)))) {
-            return Promise.reject(new E("MCP namespace tools accept one object argument."));
-          }
-          return bridge("mcp", { id, input: input === undefined ? {} : input });
-        };
+        const call = mcpCall({ id });
         server[method] = call;
         if (exact !== undefined && !(exact in server)) server[exact] = call;
       }
@@ -274,7 +270,7 @@
           candidates[candidates.length] = exact === undefined ? [ident, ident] : [exactStyle ? shown(exact) + " (" + ident + ")" : ident, ident, exact];
         }
         return missingMessage("MCP." + sid + " has no tool", k, names, "MCP.$search(query) finds MCP tools.", candidates);
-      });
+      }, partial && ((k) => mcpCall({ server: sid, name: str(k) })));
       mcp[sid] = guarded;
       if (s.name !== undefined && !(s.name in mcp)) mcp[s.name] = guarded;
     }

@@ -33,7 +33,7 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 	for t, pc := range st.pending { // a restart-safe run's calls start now
 		if pc.deferred {
-			st.start(t, pc, pc.payload)
+			st.start(t, pc)
 		}
 	}
 	if !st.collect(ctx) {

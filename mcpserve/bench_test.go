@@ -2,6 +2,8 @@ package mcpserve
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -49,5 +51,35 @@ func BenchmarkServeStartup(b *testing.B) {
 	b.Run("three", func(b *testing.B) { startup(b, servers) })
 	for name, cfg := range servers {
 		b.Run("only-"+name, func(b *testing.B) { startup(b, map[string]mcp.ServerConfig{name: cfg}) })
+	}
+}
+
+// BenchmarkToolsCallExec is one tools/call of exec (`return 1`) through the
+// MCP server over in-process pipes, on a runtime of 10 or 10,000 core tools.
+func BenchmarkToolsCallExec(b *testing.B) {
+	for _, n := range []int{10, 10000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			tools := make([]host.Tool, n)
+			for i := range tools {
+				tools[i] = host.Tool{Name: fmt.Sprintf("list_shipments_%d", i), Description: fmt.Sprintf("List the shipments of depot %d.", i),
+					InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"depot_%d":{"type":"string"}},"required":["depot_%d"]}`, i, i)),
+					Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+						return host.ToolResult{Details: 1}, nil
+					}}
+			}
+			rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: tools})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { rt.Close(context.Background()) })
+			f := &fixture{rt: rt}
+			cs := f.stdio(b, nil)
+			ctx := context.Background()
+			for b.Loop() {
+				if _, r := call(b, ctx, cs, "exec", map[string]string{"code": "return 1"}); r["status"] != "completed" {
+					b.Fatal(r)
+				}
+			}
+		})
 	}
 }

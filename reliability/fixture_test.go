@@ -146,10 +146,14 @@ func cacheDir(t testing.TB) string {
 	return filepath.Join(d, "codemode", "wazero")
 }
 
+// corpusPolicy denies the world's admin tool and every server's prompts/get:
+// the corpus checks that neither can be reached.
+var corpusPolicy = host.Policy{Deny: []string{"admin_reset", "prompts/get"}}
+
 func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *host.Runtime {
 	t.Helper()
 	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Sources: sources, Config: json.RawMessage(config),
-		Engine: corpusEngine(t)})
+		Engine: corpusEngine(t), Policy: corpusPolicy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +170,7 @@ func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *
 
 func prepare(t testing.TB, rt *host.Runtime, scope host.Scope) *host.Run {
 	t.Helper()
-	run, err := rt.Prepare(host.RunOptions{Scope: scope, Deny: []string{"admin_reset", "prompts/get"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: scope})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ var shared struct {
 func sharedRuntime(t testing.TB) (*world, *host.Runtime) {
 	shared.once.Do(func() {
 		shared.world = newWorld(t)
-		shared.rt, shared.err = host.New(context.Background(), &host.Options{Tools: shared.world.tools, Config: json.RawMessage(fuzzConfig)})
+		shared.rt, shared.err = host.New(context.Background(), &host.Options{Tools: shared.world.tools, Config: json.RawMessage(fuzzConfig), Policy: corpusPolicy})
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -84,7 +84,7 @@ func FuzzExecCell(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string, ts bool) {
 		w, rt := sharedRuntime(t)
-		run, err := rt.Prepare(host.RunOptions{Scope: testScope, Deny: []string{"admin_reset"}})
+		run, err := rt.Prepare(host.RunOptions{Scope: testScope})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +179,7 @@ func FuzzBridgeCodec(f *testing.F) {
 	w := newWorld(f)
 	f.Fuzz(func(t *testing.T, op, payload, value string) {
 		e := &scriptedEngine{op: op, payload: payload, value: value}
-		rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: e,
+		rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: e, Policy: corpusPolicy,
 			Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100, "maxOutputBytes": 1048576}`)})
 		if err != nil {
 			t.Fatal(err)
@@ -190,7 +190,7 @@ func FuzzBridgeCodec(f *testing.F) {
 			CreateScope: func(ctx context.Context, nc host.NamespaceContext) (any, error) {
 				return map[string]any{"list": host.NamespaceTool("issues_list", nil)}, nil
 			}})
-		run, err := rt.Prepare(host.RunOptions{Scope: testScope, Deny: []string{"admin_reset"}})
+		run, err := rt.Prepare(host.RunOptions{Scope: testScope})
 		if err != nil {
 			t.Fatal(err)
 		}

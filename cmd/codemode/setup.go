@@ -67,7 +67,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	codeMode := demoCodeMode
 	useDemo, useTracker := true, true
 	var servers []config.MCPServer
-	policy := toolPolicy{}
+	var policy host.Policy
 	if path != "" {
 		f, err := config.Load(path)
 		if err != nil {
@@ -81,7 +81,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		useDemo = f.Plugins[demo.PluginID]
 		useTracker = f.Plugins[tracker.PluginID]
 		servers = f.MCPServers
-		policy = toolPolicy{allow: f.Allow, deny: f.Deny, directOnly: f.DirectOnly}
+		policy = host.Policy{Allow: f.Allow, Deny: f.Deny, DirectOnly: f.DirectOnly}
 	}
 	engineName, err := pickEngine(engineFlag, e.engineFromFile())
 	if err != nil {
@@ -161,22 +161,25 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 		e.closers = append(e.closers, func() { client.Close() })
-		e.sources = append(e.sources, policy.source(client))
-	}
-	e.tools = policy.tools(e.tools)
-	for _, name := range policy.unmatchedDirectOnly(e.tools, e.sources) {
-		fmt.Fprintf(stderr, "codemode: warning: %s: tools.directOnly: no tool named %q\n", e.file.Pos("tools.directOnly"), name)
+		e.sources = append(e.sources, client)
 	}
 
 	eng, err := waitEngine()
 	if err != nil {
 		return nil, err
 	}
-	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, Engine: eng, Logger: logger, Hooks: hooks})
+	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, Engine: eng, Logger: logger, Hooks: hooks, Policy: policy})
 	if err != nil {
 		return nil, err
 	}
 	e.rt = rt
+	unmatched, err := rt.UnmatchedDirectOnly()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range unmatched {
+		fmt.Fprintf(stderr, "codemode: warning: %s: tools.directOnly: no tool named %q\n", e.file.Pos("tools.directOnly"), name)
+	}
 	if e.demo != nil {
 		for _, ns := range e.demo.Namespaces() {
 			if err := rt.RegisterNamespace(demo.PluginID, ns); err != nil {

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,6 +73,7 @@ type Client struct {
 	logger  *slog.Logger
 	names   []string // sorted server names
 	servers map[string]*server
+	version atomic.Uint64 // moves whenever a server's tool list is replaced
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
@@ -164,6 +166,10 @@ func (c *Client) Tools() []host.Tool {
 	}
 	return out
 }
+
+// Version implements [host.Source]: it moves whenever a server's tool list
+// is replaced (a connect, a reconnect, a tools/list_changed).
+func (c *Client) Version() uint64 { return c.version.Load() }
 
 // MCPRequest implements [host.MCPSource] for "resources/list",
 // "resources/read", "prompts/list" and "prompts/get".

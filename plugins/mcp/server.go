@@ -154,6 +154,7 @@ func (s *server) connect(ctx context.Context) error {
 		return errors.New("client closed")
 	}
 	s.session, s.cmd, s.tools, s.down = session, cmd, tools, nil
+	s.c.version.Add(1)
 	s.mu.Unlock()
 	s.log().Info("MCP server connected", "tools", len(tools))
 	return nil
@@ -191,6 +192,7 @@ func (s *server) serve(ctx context.Context) error {
 			s.mu.Lock()
 			if s.session == session {
 				s.tools = tools
+				s.c.version.Add(1)
 			}
 			s.mu.Unlock()
 			s.log().Info("MCP tool list refreshed", "tools", len(tools))

@@ -45,6 +45,9 @@ func (t *Tracker) Register(rt *host.Runtime) error {
 
 const issueSchema = `{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"state":{"type":"string","enum":["open","closed"]}},"required":["id","title","state"],"additionalProperties":false}`
 
+// Version implements host.Source: the tracker's tools never change.
+func (t *Tracker) Version() uint64 { return 0 }
+
 // Tools implements host.Source.
 func (t *Tracker) Tools() []host.Tool {
 	return []host.Tool{

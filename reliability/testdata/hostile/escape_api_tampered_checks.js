@@ -1,5 +1,7 @@
 // status: completed
-// value: ["Unknown API file: ../../etc/passwd", true]
+// value: ["invalid API file path", true]
+// The host checks API paths: tampering with the guest's String methods
+// changes nothing.
 String.prototype.split = function () { return ["ok"]; };
 let msg;
 try { await API.read("../../etc/passwd"); } catch (e) { msg = e.message; }

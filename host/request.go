@@ -1,0 +1,293 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/catalog"
+)
+
+// request is one bridge request, decoded once when the guest makes it and
+// resolved against the run's table: the pending bound, the restart-safe
+// check, the nested call's id and the worker all use it as it is.
+type request struct {
+	op string
+	// name is the tool name in the nested call's id: the resolved tool's
+	// name, an MCP operation's method, or the op for everything else.
+	name string
+	// refused, when set, is the answer: a request that resolves to nothing
+	// (an unknown id, a bad argument) is refused at once, before any worker.
+	refused string
+	// read marks a catalog read (search, describe, $api, API files): the
+	// host answers it inside Request, from the run's immutable table.
+	read       bool
+	replaySafe bool
+
+	// a call
+	tool      *Tool
+	id        string
+	entry     catalog.Entry // the catalog entry of a tools.call
+	input     json.RawMessage
+	valueOnly bool
+	mcp       bool // MCP.<server>.<tool>: the MCP result is the value
+
+	// a read
+	query, limit json.RawMessage
+	server       *string
+	selector     string
+	schema       bool
+
+	raw []byte // store, load and namespace decode their own payload
+}
+
+// bridgeArgs are the members of the guest prelude's payloads.
+type bridgeArgs struct {
+	Query   json.RawMessage `json:"query"`
+	Options struct {
+		Limit json.RawMessage `json:"limit"`
+	} `json:"options"`
+	ID       json.RawMessage `json:"id"`
+	Input    json.RawMessage `json:"input"`
+	Server   *string         `json:"server"`
+	Name     *string         `json:"name"`
+	Method   string          `json:"method"`
+	Params   json.RawMessage `json:"params"`
+	Selector string          `json:"selector"`
+	Schema   bool            `json:"schema"`
+	Path     string          `json:"path"`
+}
+
+// newRequest decodes and resolves one request of a nested-call op.
+func (run *Run) newRequest(op, payload string) *request {
+	req := &request{op: op, name: op}
+	switch op {
+	case "store", "load", "namespace":
+		req.raw, req.replaySafe = []byte(payload), op == "load"
+		if op == "namespace" {
+			run.calls.Add(1)
+		}
+		return req
+	}
+	var a bridgeArgs
+	if json.Unmarshal([]byte(payload), &a) != nil {
+		req.refused = "invalid bridge request"
+		return req
+	}
+	var err error
+	switch op {
+	case "search", "mcp_search":
+		run.searches.Add(1)
+		req.read, req.query, req.limit = true, a.Query, a.Options.Limit
+	case "describe":
+		run.describes.Add(1)
+		req.read = true
+		if json.Unmarshal(a.ID, &req.id) != nil {
+			err = errors.New("id must be a string.")
+		}
+	case "mcp_api":
+		req.read, req.server, req.selector, req.schema = true, a.Server, a.Selector, a.Schema
+	case "api_list", "api_read":
+		req.read, req.selector = true, a.Path
+	case "call", "callValue":
+		run.calls.Add(1)
+		req.valueOnly = op == "callValue"
+		err = run.resolveCall(req, a.ID, a.Input)
+	case "mcp":
+		run.calls.Add(1)
+		req.mcp = true
+		err = run.resolveMCP(req, a)
+	case "mcp_request":
+		run.calls.Add(1)
+		err = run.resolveOperation(req, a)
+	default:
+		err = errors.New("unknown code mode bridge operation: " + op)
+	}
+	if err != nil {
+		req.refused = err.Error()
+	}
+	req.replaySafe = req.replaySafe || req.read
+	return req
+}
+
+// resolveCall resolves tools.call and tools.callValue: an id or unique name
+// among the guest-visible entries.
+func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
+	var id string
+	if json.Unmarshal(rawID, &id) != nil {
+		return errors.New("id must be a string.")
+	}
+	e, err := run.catalog.Resolve(id)
+	if err != nil {
+		return err
+	}
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+	req.entry, req.id, req.name, req.input, req.replaySafe = e, e.ID, e.Name, input, e.ReplaySafe
+	return run.executable(req)
+}
+
+func (run *Run) executable(req *request) error {
+	if req.tool = run.byID[req.id]; req.tool == nil || req.tool.Execute == nil {
+		return fmt.Errorf("Tool %q cannot be called from code mode.", req.id)
+	}
+	return nil
+}
+
+// resolveMCP resolves MCP.<server>.<tool>(input), by exact id, or by server
+// identifier and the tool's identifier or exact name (a name the cell's
+// setup did not carry). Schema defaults are applied and missing required
+// keys refused before the call.
+func (run *Run) resolveMCP(req *request, a bridgeArgs) error {
+	var tool catalog.MCPTool
+	var ok bool
+	if a.Server != nil && a.Name != nil {
+		if tool, ok = run.mcpNames[*a.Server][*a.Name]; !ok {
+			return run.mcpMissing(*a.Server, *a.Name)
+		}
+	} else {
+		var id string
+		if json.Unmarshal(a.ID, &id) != nil {
+			return errors.New("id must be a string.")
+		}
+		if tool, ok = run.mcpTools[id]; !ok {
+			return fmt.Errorf("Unknown MCP tool id: %s", id)
+		}
+	}
+	var args map[string]json.RawMessage
+	if len(a.Input) == 0 || string(a.Input) == "null" {
+		args = map[string]json.RawMessage{}
+	} else if json.Unmarshal(a.Input, &args) != nil || args == nil {
+		return errors.New("MCP namespace tools accept one object argument.")
+	}
+	for _, d := range tool.Defaults {
+		if _, ok := args[d.Key]; !ok {
+			args[d.Key] = d.Value
+		}
+	}
+	var missing []string
+	for _, k := range tool.Required {
+		if _, ok := args[k]; !ok {
+			missing = append(missing, k)
+		}
+	}
+	switch len(missing) {
+	case 0:
+	case 1:
+		return fmt.Errorf("Missing required MCP namespace argument: %s", missing[0])
+	default:
+		return fmt.Errorf("Missing required MCP namespace arguments: %s", strings.Join(missing, ", "))
+	}
+	req.input, _ = json.Marshal(args)
+	req.id, req.name = tool.ID, tool.Name
+	return run.executable(req)
+}
+
+// mcpMissing is the refusal of a name a large catalog's guest did not have
+// and the host does not know either: the closest tools of that server, by the
+// MCP search ranking.
+func (run *Run) mcpMissing(server, name string) error {
+	if _, ok := run.mcpServers[server]; !ok {
+		return fmt.Errorf("MCP has no server %s. MCP.$api() lists them.", jsString(server))
+	}
+	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, jsString(truncateUTF8(name, 80)))
+	hits, _ := run.catalog.MCPSearch(name, catalog.MaxSearchLimit)
+	var near []string
+	for _, h := range hits {
+		if strings.HasPrefix(h.Path, "MCP."+server+".") || strings.HasPrefix(h.Path, "MCP."+server+"[") {
+			near = append(near, strings.TrimPrefix(h.Path, "MCP."+server))
+		}
+		if len(near) == 3 {
+			break
+		}
+	}
+	if len(near) > 0 {
+		msg += " Closest: " + strings.Join(near, ", ") + "."
+	}
+	return errors.New(msg + " MCP.$search(query) finds MCP tools.")
+}
+
+// resolveOperation resolves MCP.<server>.resources.list/read and
+// prompts.list/get: an operation the policy refused fails here, before any
+// hook or the server sees it.
+func (run *Run) resolveOperation(req *request, a bridgeArgs) error {
+	if !isMCPMethod(a.Method) {
+		return fmt.Errorf("unsupported MCP method %q", a.Method)
+	}
+	var server string
+	if a.Server != nil {
+		server = *a.Server
+	}
+	name, ok := run.mcpServers[server]
+	if !ok {
+		return fmt.Errorf("Unknown MCP server: %s", server)
+	}
+	req.id = catalog.ID(catalog.SourceMCP, name, a.Method)
+	if _, ok := run.mcpOps[req.id]; !ok {
+		return fmt.Errorf("MCP operation %s is not allowed in this run.", req.id)
+	}
+	req.name, req.input = a.Method, a.Params
+	if len(req.input) == 0 || string(req.input) == "null" {
+		req.input = json.RawMessage("{}")
+	}
+	return run.executable(req)
+}
+
+// perform runs a resolved request, on a worker or, for a read, inside
+// Request. Every failure is a plain message: no host error object reaches
+// the guest.
+func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out abi.Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = abi.Reject(fmt.Sprintf("tool call failed: %v", r))
+		}
+	}()
+	req := pc.req
+	switch req.op {
+	case "store":
+		return settle(run.store(ctx, req.raw))
+	case "load":
+		return settle(run.load(ctx, req.raw))
+	case "namespace":
+		return settle(run.invokeNamespace(ctx, st, pc, req.raw))
+	case "search":
+		return settle(run.search(req.query, req.limit))
+	case "mcp_search":
+		return settle(run.mcpSearch(req.query, req.limit))
+	case "describe":
+		return settle(run.catalog.Describe(req.id))
+	case "mcp_api":
+		if req.server == nil {
+			return settle(run.catalog.MCPRootAPI(), nil)
+		}
+		return settle(run.catalog.MCPServerAPI(*req.server, req.selector, req.schema))
+	case "api_list":
+		return settle(run.catalog.APIFiles().List(req.selector))
+	case "api_read":
+		return settle(run.catalog.APIFiles().Read(req.selector))
+	}
+	res, err := run.execute(ctx, st, pc, req.tool, req.id, req.input)
+	switch {
+	case err != nil:
+		return abi.Reject(err.Error())
+	case req.op == "mcp_request":
+		return settle(res.Details, nil)
+	case req.mcp:
+		if res.Details != nil {
+			return settle(res.Details, nil)
+		}
+		return settle(map[string]any{"content": res.Content}, nil)
+	case req.valueOnly && res.Details != nil:
+		return settle(res.Details, nil)
+	case req.valueOnly:
+		return settle(res, nil)
+	}
+	return settle(struct {
+		Tool   catalog.Compact `json:"tool"`
+		Result ToolResult      `json:"result"`
+	}{req.entry.Compact(), res}, nil)
+}

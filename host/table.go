@@ -1,0 +1,227 @@
+package host
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/seed11a79d2d/codemode/catalog"
+)
+
+// Policy is tools.allow, tools.deny and tools.directOnly. Each entry names a
+// tool by its name (shipping_list) or by its exact catalog id
+// (openclaw:demo:shipping_list, mcp:docs:search_docs, client:app:pick).
+// Allow and Deny name an MCP server's resource and prompt operations the same
+// way: by method (resources/read, on every server) or by id
+// (mcp:docs:resources/read).
+type Policy struct {
+	// Allow, when non-nil, keeps only the tools and operations it names; an
+	// empty list keeps none.
+	Allow []string
+	// Deny removes the tools and operations it names.
+	Deny []string
+	// DirectOnly marks the tools it names as [Tool] DirectOnly does. It does
+	// not apply to operations.
+	DirectOnly []string
+	// Approval sends every call of the tools and operations it names
+	// through [Hooks.Approve] first, as [Tool] RequireApproval does.
+	Approval []string
+}
+
+func named(list []string, name, id string) bool {
+	return slices.Contains(list, name) || slices.Contains(list, id)
+}
+
+// keeps is the one allow and deny rule, for tools and operations alike.
+func (p *Policy) keeps(name, id string) bool {
+	return (p.Allow == nil || named(p.Allow, name, id)) && !named(p.Deny, name, id)
+}
+
+// sourced is an effective tool with its catalog identity.
+type sourced struct {
+	tool       *Tool
+	origin     catalog.Origin
+	owner      string // catalog.Tool Owner: the plugin, MCP server or client owner
+	id         string
+	directOnly bool // the tool's own mark or the policy's
+	approval   bool // the tool's own mark or the policy's
+}
+
+// identify gives a registered (or, with client, a client) tool its origin,
+// owner and catalog id.
+func identify(t *Tool, client bool) sourced {
+	s := sourced{tool: t, owner: t.Plugin, directOnly: t.DirectOnly, approval: t.RequireApproval}
+	switch {
+	case client:
+		s.origin = catalog.OriginClient
+	case t.MCPServer != "":
+		s.origin, s.owner = catalog.OriginMCP, t.MCPServer
+	case t.Plugin != "":
+		s.origin = catalog.OriginBundledPlugin
+	}
+	_, _, s.id = catalog.Identify(s.origin, s.owner, t.Name)
+	return s
+}
+
+// table is what every run of a Runtime reads about its tools: the effective
+// tools after the policy, the catalog with each entry's executor, the MCP
+// indexes and the guest's setup data. It is built once per generation (the
+// sources' Versions) and is immutable: a run, and a parked run across wait,
+// keeps the table it was prepared with.
+type table struct {
+	versions  []uint64
+	effective []sourced // registration order, then each source's, then client tools
+	hasClient bool
+	catalog   *catalog.Catalog // nil when code mode is off
+	byID      map[string]*Tool // catalog or MCP operation id -> executable tool
+	client    map[*Tool]bool
+	approval  map[*Tool]bool   // the tools whose calls Hooks.Approve decides
+	direct    map[string]*Tool // direct-only tools by name
+	directs   []ToolDefinition
+	all       map[string]*Tool // every effective tool by name, for runs without code mode
+	allDefs   []ToolDefinition
+	owners    map[string]MCPSource // the source serving each MCP server's resources and prompts
+
+	mcpTools   map[string]catalog.MCPTool            // by id
+	mcpServers map[string]string                     // server identifier -> server name
+	mcpNames   map[string]map[string]catalog.MCPTool // server identifier -> identifier or exact name -> tool
+	mcpOps     map[string]string                     // MCP operation id -> its method
+	setup      *setup
+}
+
+// current returns the table of the sources' current tools, building it when
+// a source's Version moved since the last one. Versions are read before the
+// tools, so a change during the build is seen by the next Prepare.
+func (r *Runtime) current() (*table, error) {
+	versions := make([]uint64, len(r.sources))
+	for i, s := range r.sources {
+		versions[i] = s.Version()
+	}
+	r.tableMu.Lock()
+	defer r.tableMu.Unlock()
+	if r.table != nil && slices.Equal(r.table.versions, versions) {
+		return r.table, nil
+	}
+	var tools []sourced
+	owners := map[string]MCPSource{}
+	for i := range r.tools {
+		tools = append(tools, identify(&r.tools[i], false))
+	}
+	for _, src := range r.sources {
+		list := src.Tools()
+		ms, _ := src.(MCPSource)
+		for i := range list {
+			t := &list[i]
+			if _, seen := owners[t.MCPServer]; ms != nil && t.MCPServer != "" && !seen {
+				owners[t.MCPServer] = ms
+			}
+			tools = append(tools, identify(t, false))
+		}
+	}
+	t, err := r.newTable(r.apply(tools), owners)
+	if err != nil {
+		return nil, err
+	}
+	t.versions = versions
+	r.table = t
+	return t, nil
+}
+
+// apply keeps the tools the policy keeps and marks the direct-only ones. An
+// MCP tool named like a resource or prompt operation is dropped: its id would
+// be the operation's, and policy and hooks could not tell them apart.
+func (r *Runtime) apply(tools []sourced) []sourced {
+	out := make([]sourced, 0, len(tools))
+	for _, s := range tools {
+		if !r.policy.keeps(s.tool.Name, s.id) {
+			continue
+		}
+		if s.origin == catalog.OriginMCP && isMCPMethod(s.tool.Name) {
+			r.logger.Warn("MCP tool dropped: its name is a resource or prompt operation's", "server", s.tool.MCPServer, "tool", s.tool.Name)
+			continue
+		}
+		s.directOnly = s.directOnly || named(r.policy.DirectOnly, s.tool.Name, s.id)
+		s.approval = s.approval || named(r.policy.Approval, s.tool.Name, s.id)
+		out = append(out, s)
+	}
+	return out
+}
+
+// withClient is the table of a run with client tools: the runtime's table
+// and the client tools after the policy, catalogued together.
+func (r *Runtime) withClient(base *table, clientTools []Tool) (*table, error) {
+	tools := slices.Clip(base.effective)
+	var extra []sourced
+	for i := range clientTools {
+		extra = append(extra, identify(&clientTools[i], true))
+	}
+	t, err := r.newTable(append(tools, r.apply(extra)...), base.owners)
+	if err != nil {
+		return nil, err
+	}
+	t.hasClient = true
+	return t, nil
+}
+
+// newTable catalogues the effective tools when code mode is enabled. A tool
+// named exec or wait is catalogued even when direct-only: the model-visible
+// exec and wait are code mode's. Tool Search's controls are never catalogued.
+func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource) (*table, error) {
+	t := &table{effective: tools, owners: owners, byID: make(map[string]*Tool, len(tools)), client: map[*Tool]bool{},
+		direct: map[string]*Tool{}, all: make(map[string]*Tool, len(tools)), approval: map[*Tool]bool{}}
+	for _, s := range tools {
+		if s.origin == catalog.OriginClient {
+			t.client[s.tool] = true
+		}
+		if s.approval {
+			t.approval[s.tool] = true
+		}
+		t.allDefs = append(t.allDefs, definition(s.tool))
+		t.all[s.tool.Name] = s.tool
+	}
+	if !r.cfg.Enabled {
+		return t, nil
+	}
+	var entries []catalog.Tool
+	for _, s := range tools {
+		if isToolSearchControl(s.tool.Name) {
+			continue
+		}
+		if s.directOnly && s.tool.Name != "exec" && s.tool.Name != "wait" {
+			t.directs = append(t.directs, definition(s.tool))
+			t.direct[s.tool.Name] = s.tool
+			continue
+		}
+		entries = append(entries, catalog.Tool{
+			Name: s.tool.Name, Label: s.tool.Label, Description: s.tool.Description,
+			Origin: s.origin, Owner: s.owner, InputSchema: s.tool.InputSchema,
+			OutputSchema: s.tool.OutputSchema, ReplaySafe: s.tool.ReplaySafe,
+		})
+		t.byID[s.id] = s.tool
+	}
+	cat, err := catalog.Build(entries, &catalog.BuildOptions{
+		SearchDefaultLimit: r.cfg.SearchDefaultLimit, MaxSearchLimit: r.cfg.MaxSearchLimit})
+	if err != nil {
+		return nil, fmt.Errorf("build code mode catalog: %w", err)
+	}
+	t.catalog = cat
+	t.indexMCP()
+	t.indexMCPOperations(&r.policy)
+	t.setup = newSetup(cat)
+	return t, nil
+}
+
+// UnmatchedDirectOnly lists the Policy DirectOnly entries that name none of
+// the tools the Runtime has now.
+func (r *Runtime) UnmatchedDirectOnly() ([]string, error) {
+	t, err := r.current()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range r.policy.DirectOnly {
+		if !slices.ContainsFunc(t.effective, func(s sourced) bool { return s.tool.Name == n || s.id == n }) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
