@@ -302,7 +302,7 @@ func TestMissingNameInALargeCatalog(t *testing.T) {
 			swap: await first(() => tools.list_recrods_of_kind_1999()),
 			camel: await first(() => tools.listRecordsOfKind0007()),
 		};`)
-want := map[string]any{"typo": "list_records_of_kind_2042", "swap": "list_records_of_kind_1999", "camel": "list_records_of_kind_0007"}
+	want := map[string]any{"typo": "list_records_of_kind_2042", "swap": "list_records_of_kind_1999", "camel": "list_records_of_kind_0007"}
 	if !reflect.DeepEqual(out, want) {
 		t.Errorf("got %v, want %v", out, want)
 	}
