@@ -196,12 +196,13 @@
     // ALL_TOOLS is parsed on first use: most cells call tools by the ids in
     // the quick index and never read it, and a large catalog's entries
     // cost several microseconds each to build.
-    // A large catalog's cell gets ALL_TOOLS only when its source names it.
+    // A cell gets ALL_TOOLS only when its source names it: it is most of
+    // a catalog's data, and most cells call tools by the quick index's ids.
     let all;
     Object.defineProperty(g, "ALL_TOOLS", {
       get: () => {
         if (all !== undefined) return all;
-        if (toolsJSON === null) throw new E("ALL_TOOLS of this large catalog is loaded only in cells whose code names ALL_TOOLS; write it out, or use tools.search(query).");
+        if (toolsJSON === null) throw new E("ALL_TOOLS is loaded only in cells whose code names ALL_TOOLS; write the name out, or use tools.search(query).");
         return (all = freeze(parse(toolsJSON).map((t) => freeze(t))));
       },
       enumerable: false, configurable: false,
@@ -224,7 +225,7 @@
         }
       }
       const ids = [];
-      for (const t of g.ALL_TOOLS) if ((t.name === k || t.id === k) && ids.length < 5) ids[ids.length] = stringify(t.id);
+      for (const [name, id] of data.others || []) if ((name === k || id === k) && ids.length < 5) ids[ids.length] = stringify(id);
       if (ids.length > 0) return "tools has no function " + quote(k) + ". Call it with tools.callValue(" + ids.join(" or ") + ", input).";
       return missingMessage("tools has no function", k, names, "tools.search(query) finds catalog tools.", candidates);
     };

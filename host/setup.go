@@ -8,21 +8,22 @@ import (
 )
 
 // eagerSetupBytes bounds the guest data a cell gets whole: the convenience
-// names, the MCP servers with their tools, and ALL_TOOLS. A larger catalog's
-// cell gets its MCP servers, the names and tools its source mentions, and
-// ALL_TOOLS only when its source names it; everything else is read from the
-// host when used (see prelude.js and RATIONALE.md). The QuickJS parser reads
-// about 100 MB/s of setup, so the bound keeps a cell's setup under a
+// names and the MCP servers with their tools. A larger catalog's cell gets
+// its MCP servers and the names and tools its source mentions; the guest
+// asks the host for the others when they are called (see prelude.js and
+// RATIONALE.md). ALL_TOOLS, the largest part, reaches only cells whose
+// source names it. The data travels in the cell's source, and QuickJS reads
+// such data at about 7 MB/s, so the bound keeps a cell's setup near a
 // millisecond whatever the catalog's size.
-const eagerSetupBytes = 64 << 10
+const eagerSetupBytes = 16 << 10
 
 // setup is a table's guest data, rendered once.
 type setup struct {
-	full     string // the __cm_setup arguments of a small catalog; empty for a large one
+	full     string // the data of a small catalog, a JS string literal; empty for a large one
 	bindings map[string]string
 	servers  []serverSetup
 	mcpWords map[string][]mcpRef // an MCP tool's identifier or exact name -> the tool
-	allTools string              // the JSON of ALL_TOOLS
+	allTools string              // the JSON of ALL_TOOLS, a JS string literal
 }
 
 type serverSetup struct {
@@ -35,7 +36,10 @@ type mcpRef struct{ server, tool int }
 // setupData is the first argument of __cm_setup. Partial says the guest has
 // only part of the names and MCP tools, and asks the host for the others.
 type setupData struct {
-	Names   [][2]string `json:"names"`
+	Names [][2]string `json:"names"`
+	// Others are the catalog tools without a convenience function, by name
+	// and id, so that tools["web-search"] can say how to call it.
+	Others  [][2]string `json:"others,omitempty"`
 	MCP     []mcpSetup  `json:"mcp"`
 	Partial bool        `json:"partial,omitempty"`
 }
@@ -82,20 +86,28 @@ func newSetup(c *catalog.Catalog) *setup {
 	if tools == nil {
 		tools = []catalog.Compact{}
 	}
+	for _, t := range tools {
+		if s.bindings[t.Name] != t.ID {
+			data.Others = append(data.Others, [2]string{t.Name, t.ID})
+		}
+	}
 	all, _ := json.Marshal(tools)
-	s.allTools = string(all)
-	d, _ := json.Marshal(data)
-	if len(d)+len(all) <= eagerSetupBytes {
-		s.full = jsString(string(d)) + "," + jsString(s.allTools)
+	s.allTools = jsString(string(all))
+	if d, _ := json.Marshal(data); len(d) <= eagerSetupBytes {
+		s.full = jsString(string(d))
 	}
 	return s
 }
 
 // args are the first arguments of __cm_setup for a cell: the data, and the
-// JSON of ALL_TOOLS (null when a large catalog's cell does not name it).
+// JSON of ALL_TOOLS, or null when the cell's source does not name it.
 func (s *setup) args(js string) string {
+	tools := "null"
+	if strings.Contains(js, "ALL_TOOLS") {
+		tools = s.allTools
+	}
 	if s.full != "" {
-		return s.full
+		return s.full + "," + tools
 	}
 	data := setupData{Names: [][2]string{}, Partial: true}
 	picked := make([]map[int]bool, len(s.servers))
@@ -133,10 +145,6 @@ func (s *setup) args(js string) string {
 		b.WriteString("]}")
 	}
 	b.WriteString("]}")
-	tools := "null"
-	if strings.Contains(js, "ALL_TOOLS") {
-		tools = jsString(s.allTools)
-	}
 	return jsString(b.String()) + "," + tools
 }
 
