@@ -203,10 +203,15 @@ type Catalog struct {
 	mcpIndex      searchIndex // of the MCP entries, positions index mcpRefs
 	mcpRefs       []mcpRef
 
-	quickOnce  sync.Once
-	quickIndex string
-	filesOnce  sync.Once
-	files      *APIFiles
+	quickOnce   sync.Once
+	quickIndex  string
+	exampleOnce sync.Once
+	example     struct {
+		query     string
+		empty, ok bool
+	}
+	filesOnce sync.Once
+	files     *APIFiles
 }
 
 // Build catalogues the tools of one run. It omits control tools and

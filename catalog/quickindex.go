@@ -118,6 +118,11 @@ func quickIndexLine(e *Entry) string {
 // hint is {} (then empty is true: the example may call it with {}), and
 // returns ok false when no core or plugin name has words.
 func (c *Catalog) SearchExample() (query string, empty, ok bool) {
+	c.exampleOnce.Do(func() { c.example.query, c.example.empty, c.example.ok = c.searchExample() })
+	return c.example.query, c.example.empty, c.example.ok
+}
+
+func (c *Catalog) searchExample() (query string, empty, ok bool) {
 	for _, wantEmpty := range []bool{true, false} {
 		for i := range c.entries {
 			e := &c.entries[i]

@@ -77,7 +77,7 @@ const (
 	kindCall  callKind = iota // host work on a worker: a nested call, store, load
 	kindYield                 // yield_control: the run parks for wait
 	kindTimer                 // a guest timer: due after its delay
-	kindLocal                 // answered inside Request (a read, a refusal); only its delivery is left
+	kindLocal                 // answered inside Request (a refusal); only its delivery is left
 )
 
 type settled struct {
@@ -108,7 +108,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	if kind == kindTimer && st.returned {
 		return st.refuseTimer(), nil
 	}
-	if kind != kindTimer && st.undelivered() >= st.run.rt.cfg.MaxPendingToolCalls {
+	if kind == kindCall && st.undelivered() >= st.run.rt.cfg.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
 	}
 	pc := &pendingCall{method: op, kind: kind}
@@ -131,15 +131,12 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	st.pending[t] = pc
 	switch {
 	case kind == kindYield:
+	case st.restartSafe: // a refusal is no replay-safe request either
+		pc.deferred = true
+		pc.replaySafe = kind == kindTimer || pc.req.refused == "" && pc.req.replaySafe
 	case pc.req != nil && pc.req.refused != "":
 		pc.kind = kindLocal
 		st.ready = append(st.ready, settled{t, abi.Reject(pc.req.refused)})
-	case st.restartSafe:
-		pc.deferred = true
-		pc.replaySafe = kind == kindTimer || pc.req.replaySafe
-	case pc.req != nil && pc.req.read:
-		pc.kind = kindLocal
-		st.ready = append(st.ready, settled{t, st.run.perform(st.calls, st, pc)})
 	default:
 		st.start(t, pc)
 	}
@@ -150,10 +147,6 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 	pc.deferred = false
 	if pc.kind == kindTimer {
 		st.armTimer(pc.timer)
-		return
-	}
-	if pc.req.read { // a restart-safe run's read, deferred to wait
-		st.ready = append(st.ready, settled{t, st.run.perform(st.calls, st, pc)})
 		return
 	}
 	done, calls := st.done, st.calls
@@ -167,8 +160,9 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 }
 
 // undelivered counts the requests that hold a slot of maxPendingToolCalls:
-// host work in flight (nested calls, store, load) and answers not yet
-// delivered into the cell. Timers have a bound of their own.
+// host work in flight (nested calls, catalog reads, store, load) and
+// refusals not yet delivered into the cell. Timers and yields have bounds
+// of their own.
 func (st *state) undelivered() int {
 	n := 0
 	for _, pc := range st.pending {
@@ -337,7 +331,13 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 		if len(st.pending) == 0 {
 			return st.finish(run.failed(abi.CodeInternalError, "", msgNoHostWork))
 		}
-		if len(st.ready) > 0 { // results collected by wait, in completion order
+		if len(st.ready) > 0 { // results collected by wait, or refusals, in order
+			if time.Until(st.deadline) < run.rt.resumeBudget() {
+				if st.restartSafe {
+					return st.parkRestartSafe(ctx, cell)
+				}
+				return st.park(ctx, cell)
+			}
 			s := st.ready[0]
 			st.ready = st.ready[1:]
 			if st.pending[s.ticket] != nil {

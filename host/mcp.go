@@ -15,9 +15,10 @@ import (
 type Source interface {
 	Tools() []Tool
 	// Version changes whenever Tools would return another list (an MCP
-	// tools/list_changed, a server that reconnects). The Runtime reads it on
-	// each Prepare and reads Tools, and builds its table anew, only when it
-	// moved; a source whose tools never change returns a constant.
+	// tools/list_changed, a server that reconnects), once Tools returns the
+	// new list. The Runtime reads it on each Prepare and reads Tools, and
+	// builds its table anew, only when it moved; a source whose tools never
+	// change returns a constant.
 	Version() uint64
 }
 

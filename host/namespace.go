@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+
+	"github.com/seed11a79d2d/codemode/catalog"
 )
 
 // Namespace is a plugin's concise domain API for cells, such as
@@ -132,14 +134,12 @@ func (run *Run) resolveNamespaces() {
 	run.rt.nsMu.Lock()
 	regs := slices.Clone(run.rt.namespaces)
 	run.rt.nsMu.Unlock()
-	entries := run.catalog.Entries()
 	for _, reg := range regs {
 		ids := map[string]string{}
 		for _, name := range reg.ns.RequiredToolNames {
-			for _, e := range entries {
-				if e.Name == name && e.Trusted() && e.SourceName == reg.plugin {
-					ids[name] = e.ID
-				}
+			id := catalog.ID(catalog.SourceOpenClaw, reg.plugin, name)
+			if e, ok := run.catalog.Lookup(id); ok && e.Trusted() {
+				ids[name] = id
 			}
 		}
 		if len(ids) == len(reg.ns.RequiredToolNames) {

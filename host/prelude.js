@@ -229,7 +229,8 @@
       if (ids.length > 0) return "tools has no function " + quote(k) + ". Call it with tools.callValue(" + ids.join(" or ") + ", input).";
       return missingMessage("tools has no function", k, names, "tools.search(query) finds catalog tools.", candidates);
     };
-    define("tools", guard(tools, toolsMissing, partial && ((k) => (input) => tools.callValue(k, input))));
+    // Only a name that could have a convenience function is sent to the host.
+    define("tools", guard(tools, toolsMissing, partial && ((k) => isIdent(k) ? (input) => tools.callValue(k, input) : missing(() => toolsMissing(k, keysOf(tools))))));
     // MCP's own members are not enumerable: Object.keys(MCP) is the servers.
     const mcp = Object.create(null);
     Object.defineProperty(mcp, "$api", { value: () => bridge("mcp_api", {}) });

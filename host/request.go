@@ -22,8 +22,8 @@ type request struct {
 	// refused, when set, is the answer: a request that resolves to nothing
 	// (an unknown id, a bad argument) is refused at once, before any worker.
 	refused string
-	// read marks a catalog read (search, describe, $api, API files): the
-	// host answers it inside Request, from the run's immutable table.
+	// read marks a catalog read (search, describe, $api, API files),
+	// answered from the run's immutable table: replay-safe.
 	read       bool
 	replaySafe bool
 
@@ -61,6 +61,10 @@ type bridgeArgs struct {
 	Path     string          `json:"path"`
 }
 
+// maxName bounds the ids and names a request resolves on the cell's
+// goroutine: an unknown one is compared with every catalog entry.
+const maxName = 1 << 10
+
 // newRequest decodes and resolves one request of a nested-call op.
 func (run *Run) newRequest(op, payload string) *request {
 	req := &request{op: op, name: op}
@@ -75,6 +79,10 @@ func (run *Run) newRequest(op, payload string) *request {
 	var a bridgeArgs
 	if json.Unmarshal([]byte(payload), &a) != nil {
 		req.refused = "invalid bridge request"
+		return req
+	}
+	if len(a.ID) > maxName || a.Name != nil && len(*a.Name) > maxName {
+		req.refused = fmt.Sprintf("tool ids and names are at most %d bytes.", maxName)
 		return req
 	}
 	var err error
@@ -121,6 +129,13 @@ func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
 		return errors.New("id must be a string.")
 	}
 	e, err := run.catalog.Resolve(id)
+	if errors.Is(err, catalog.ErrUnknownTool) {
+		for sid, tools := range run.mcpNames {
+			if t, ok := tools[id]; ok {
+				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, jsString(t.Name))
+			}
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -137,6 +152,8 @@ func (run *Run) executable(req *request) error {
 	}
 	return nil
 }
+
+func echoName(s string) string { return truncateUTF8(s, 200) }
 
 // resolveMCP resolves MCP.<server>.<tool>(input), by exact id, or by server
 // identifier and the tool's identifier or exact name (a name the cell's
@@ -237,6 +254,24 @@ func (run *Run) resolveOperation(req *request, a bridgeArgs) error {
 	return run.executable(req)
 }
 
+// apiRead answers API.read, encoding each file once per table: a cell that
+// reads a large declaration many times holds one copy of it.
+func (run *Run) apiRead(path string) abi.Outcome {
+	run.apiMu.Lock()
+	defer run.apiMu.Unlock()
+	if out, ok := run.api[path]; ok {
+		return out
+	}
+	out := settle(run.catalog.APIFiles().Read(path))
+	if !out.Rejected {
+		if run.api == nil {
+			run.api = map[string]abi.Outcome{}
+		}
+		run.api[path] = out
+	}
+	return out
+}
+
 // perform runs a resolved request, on a worker or, for a read, inside
 // Request. Every failure is a plain message: no host error object reaches
 // the guest.
@@ -268,7 +303,7 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 	case "api_list":
 		return settle(run.catalog.APIFiles().List(req.selector))
 	case "api_read":
-		return settle(run.catalog.APIFiles().Read(req.selector))
+		return run.apiRead(req.selector)
 	}
 	res, err := run.execute(ctx, st, pc, req.tool, req.id, req.input)
 	switch {

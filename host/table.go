@@ -3,7 +3,9 @@ package host
 import (
 	"fmt"
 	"slices"
+	"sync"
 
+	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 )
 
@@ -86,18 +88,22 @@ type table struct {
 	mcpNames   map[string]map[string]catalog.MCPTool // server identifier -> identifier or exact name -> tool
 	mcpOps     map[string]string                     // MCP operation id -> its method
 	setup      *setup
+
+	apiMu sync.Mutex
+	api   map[string]abi.Outcome // encoded API files, by path
 }
 
 // current returns the table of the sources' current tools, building it when
 // a source's Version moved since the last one. Versions are read before the
-// tools, so a change during the build is seen by the next Prepare.
+// tools, and under the lock, so a change during the build is seen by the
+// next Prepare and a late Prepare never labels old tools with new versions.
 func (r *Runtime) current() (*table, error) {
+	r.tableMu.Lock()
+	defer r.tableMu.Unlock()
 	versions := make([]uint64, len(r.sources))
 	for i, s := range r.sources {
 		versions[i] = s.Version()
 	}
-	r.tableMu.Lock()
-	defer r.tableMu.Unlock()
 	if r.table != nil && slices.Equal(r.table.versions, versions) {
 		return r.table, nil
 	}

@@ -159,3 +159,25 @@ func TestReadsHoldPendingSlots(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// A yield is not a call: it needs no slot of maxPendingToolCalls, so a cell
+// with every slot taken can still yield.
+func TestYieldBesideFullPendingSlots(t *testing.T) {
+	g := newGate()
+	run := prepare(t, newRuntime(t, `true`, g.tool()), RunOptions{})
+	r := exec(t, run, `
+		const calls = [];
+		for (let i = 0; i < 16; i++) calls.push(tools.slow_echo({v: i}));
+		await yield_control("full");
+		return (await Promise.all(calls)).length;`)
+	if r.Status != StatusWaiting || r.Reason != "pending_tools" {
+		t.Fatalf("%+v", r)
+	}
+	g.open()
+	for r.Status == StatusWaiting {
+		r = run.Wait(context.Background(), waitArgs(r.RunID))
+	}
+	if string(r.Value) != "16" {
+		t.Fatalf("%+v", r)
+	}
+}
