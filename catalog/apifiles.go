@@ -23,6 +23,10 @@ type APIFiles struct {
 // APIFiles returns the catalog's API file table, rendered once.
 func (c *Catalog) APIFiles() *APIFiles {
 	c.filesOnce.Do(func() {
+		if c.shared != nil {
+			c.files = c.shared.APIFiles()
+			return
+		}
 		f := &APIFiles{}
 		if len(c.mcp()) > 0 {
 			// The root declaration leads: it names every server file.

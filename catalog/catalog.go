@@ -9,6 +9,7 @@
 package catalog
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -175,6 +176,10 @@ type BuildOptions struct {
 	SearchDefaultLimit int
 	// MaxSearchLimit caps every search. Zero means 50; it is clamped to 1..50.
 	MaxSearchLimit int
+	// Reuse is a catalog built before, for example without a run's client
+	// tools: a tool it holds unchanged (same id, texts, flags and schema
+	// bytes) takes its entry as it is, without rendering its hints again.
+	Reuse *Catalog
 }
 
 // Search limits.
@@ -192,7 +197,8 @@ type Catalog struct {
 	guestByName  map[string][]int // non-MCP entries by exact name
 	defaultLimit int
 	maxLimit     int
-	index        searchIndex
+	indexOnce    sync.Once
+	index        searchIndex // built on the first search
 	counts       SourceCounts
 
 	mcpOnce    sync.Once
@@ -202,6 +208,10 @@ type Catalog struct {
 	mcpSearchOnce sync.Once
 	mcpIndex      searchIndex // of the MCP entries, positions index mcpRefs
 	mcpRefs       []mcpRef
+
+	// shared is the catalog this one extends with client entries (see
+	// extends); its derived data serves this one.
+	shared *Catalog
 
 	quickOnce   sync.Once
 	quickIndex  string
@@ -254,9 +264,12 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 		defaultLimit: o.SearchDefaultLimit,
 		maxLimit:     o.MaxSearchLimit,
 	}
-	entries, err := newEntries(tools, kept)
+	entries, reused, err := newEntries(tools, kept, o.Reuse)
 	if err != nil {
 		return nil, err
+	}
+	if r := o.Reuse; r != nil && extends(entries, reused, r) {
+		c.shared = r
 	}
 	// The entries are already in catalog order; index them in place rather
 	// than copying each one.
@@ -281,7 +294,6 @@ func Build(tools []Tool, opts *BuildOptions) (*Catalog, error) {
 			c.guestByName[e.Name] = append(c.guestByName[e.Name], n)
 		}
 	}
-	c.index = newSearchIndex(c.entries, c.guest, nil)
 	return c, nil
 }
 
@@ -320,8 +332,9 @@ func Identify(origin Origin, owner, name string) (source Source, sourceName, id 
 // newEntries makes the entries of tools[kept[...]], rendering hints on up to
 // GOMAXPROCS goroutines. The first error in kept order wins, so the result
 // does not depend on scheduling.
-func newEntries(tools []Tool, kept []int) ([]Entry, error) {
+func newEntries(tools []Tool, kept []int, reuse *Catalog) ([]Entry, []bool, error) {
 	entries := make([]Entry, len(kept))
+	reused := make([]bool, len(kept))
 	errs := make([]error, len(kept))
 	const chunk = 256
 	workers := min(runtime.GOMAXPROCS(0), (len(kept)+chunk-1)/chunk)
@@ -337,7 +350,12 @@ func newEntries(tools []Tool, kept []int) ([]Entry, error) {
 					return
 				}
 				for k := start; k < min(start+chunk, len(kept)); k++ {
-					entries[k], errs[k] = newEntry(&tools[kept[k]])
+					t := &tools[kept[k]]
+					if e, ok := reuse.reusable(t); ok {
+						entries[k], reused[k] = e, true
+						continue
+					}
+					entries[k], errs[k] = newEntry(t)
 				}
 			}
 		}()
@@ -345,10 +363,55 @@ func newEntries(tools []Tool, kept []int) ([]Entry, error) {
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return entries, nil
+	return entries, reused, nil
+}
+
+// extends reports whether entries are r's, reused unchanged and in order,
+// followed by client entries only: then everything derived from the core,
+// plugin and MCP entries (the quick index, the MCP servers, their search
+// index and declaration files) is r's too.
+func extends(entries []Entry, reused []bool, r *Catalog) bool {
+	if len(entries) < len(r.entries) {
+		return false
+	}
+	for i := range r.entries {
+		if !reused[i] || entries[i].ID != r.entries[i].ID {
+			return false
+		}
+	}
+	for i := len(r.entries); i < len(entries); i++ {
+		if entries[i].Source != SourceClient {
+			return false
+		}
+	}
+	return true
+}
+
+// reusable returns c's entry for t when t is the tool it was built from.
+func (c *Catalog) reusable(t *Tool) (Entry, bool) {
+	if c == nil {
+		return Entry{}, false
+	}
+	_, _, id := Identify(t.Origin, t.Owner, t.Name)
+	i, ok := c.byID[id]
+	if !ok {
+		return Entry{}, false
+	}
+	e := c.entries[i]
+	in := t.InputSchema
+	if len(in) == 0 {
+		in = emptySchema
+	}
+	replaySafe := e.ReplaySafe
+	if e.Trusted() {
+		replaySafe = t.ReplaySafe || t.Origin == OriginCore && auditedReplaySafe[t.Name]
+	}
+	same := e.Origin == t.Origin && e.Label == t.Label && e.Description == t.Description && e.ReplaySafe == replaySafe &&
+		bytes.Equal(e.InputSchema, in) && bytes.Equal(e.OutputSchema, t.OutputSchema)
+	return e, same
 }
 
 func newEntry(t *Tool) (Entry, error) {

@@ -166,6 +166,10 @@ func (c *Catalog) mcp() []MCPServer {
 // Servers get identifiers in server-name order and tools in tool-name order,
 // so the same tool set always yields the same identifiers.
 func (c *Catalog) buildMCP() {
+	if c.shared != nil {
+		c.servers, c.serverByID = c.shared.mcp(), c.shared.serverByID
+		return
+	}
 	byServer := map[string][]int{}
 	var names []string
 	for i := range c.entries {

@@ -54,6 +54,12 @@ func (c *Catalog) MCPSearch(query string, limit int) ([]MCPHit, error) {
 // buildMCPIndex indexes the MCP entries on first use: most runs never
 // search them, and Build's time is every run's.
 func (c *Catalog) buildMCPIndex() {
+	if s := c.shared; s != nil {
+		c.mcp()
+		s.mcpSearchOnce.Do(s.buildMCPIndex)
+		c.mcpIndex, c.mcpRefs = s.mcpIndex, s.mcpRefs
+		return
+	}
 	var pos []int
 	for si := range c.mcp() {
 		for ti := range c.servers[si].Tools {

@@ -36,7 +36,13 @@ func quickIndexFooter(omitted int) string {
 // Descriptions never appear. With no core or plugin entries it returns "".
 // The result is computed once per catalog.
 func (c *Catalog) QuickIndex() string {
-	c.quickOnce.Do(func() { c.quickIndex = c.buildQuickIndex() })
+	c.quickOnce.Do(func() {
+		if c.shared != nil {
+			c.quickIndex = c.shared.QuickIndex()
+			return
+		}
+		c.quickIndex = c.buildQuickIndex()
+	})
 	return c.quickIndex
 }
 
@@ -118,7 +124,13 @@ func quickIndexLine(e *Entry) string {
 // hint is {} (then empty is true: the example may call it with {}), and
 // returns ok false when no core or plugin name has words.
 func (c *Catalog) SearchExample() (query string, empty, ok bool) {
-	c.exampleOnce.Do(func() { c.example.query, c.example.empty, c.example.ok = c.searchExample() })
+	c.exampleOnce.Do(func() {
+		if c.shared != nil {
+			c.example.query, c.example.empty, c.example.ok = c.shared.SearchExample()
+			return
+		}
+		c.example.query, c.example.empty, c.example.ok = c.searchExample()
+	})
 	return c.example.query, c.example.empty, c.example.ok
 }
 

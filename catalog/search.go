@@ -303,6 +303,7 @@ func ParseLimit(raw json.RawMessage) (int, error) {
 // (all compared lower-cased). With no terms every entry scores 1. Entries
 // scoring 0 are dropped; ties are broken by id in code-unit order.
 func (c *Catalog) Search(query string, limit int) ([]Compact, error) {
+	c.indexOnce.Do(func() { c.index = newSearchIndex(c.entries, c.guest, nil) })
 	top, err := c.rank(&c.index, query, limit)
 	if err != nil {
 		return nil, err

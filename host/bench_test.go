@@ -99,15 +99,18 @@ func benchTools(mix string, n int) []Tool {
 }
 
 // BenchmarkPrepare is Runtime.Prepare on a runtime of 10 or 10,000 core
-// tools, as mcpserve calls it for every tools/call.
+// tools, as mcpserve calls it for every tools/call, and with one client tool.
 func BenchmarkPrepare(b *testing.B) {
 	for _, n := range []int{10, 10000} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			rt := newRuntime(b, `true`, benchTools("core", n)...)
-			b.ReportAllocs()
-			for b.Loop() {
-				prepare(b, rt, RunOptions{})
-			}
-		})
+		for _, client := range []int{0, 1} {
+			b.Run(fmt.Sprintf("tools=%d/client=%d", n, client), func(b *testing.B) {
+				rt := newRuntime(b, `true`, benchTools("core", n)...)
+				opts := RunOptions{ClientTools: benchTools("core", client)}
+				b.ReportAllocs()
+				for b.Loop() {
+					prepare(b, rt, opts)
+				}
+			})
+		}
 	}
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/seed11a79d2d/codemode/catalog"
 )
@@ -23,7 +24,10 @@ type setup struct {
 	bindings map[string]string
 	servers  []serverSetup
 	mcpWords map[string][]mcpRef // an MCP tool's identifier or exact name -> the tool
-	allTools string              // the JSON of ALL_TOOLS, a JS string literal
+
+	guest    []catalog.Compact
+	allOnce  sync.Once
+	allTools string // the JSON of ALL_TOOLS, a JS string literal, made for the first cell that names it
 }
 
 type serverSetup struct {
@@ -91,8 +95,7 @@ func newSetup(c *catalog.Catalog) *setup {
 			data.Others = append(data.Others, [2]string{t.Name, t.ID})
 		}
 	}
-	all, _ := json.Marshal(tools)
-	s.allTools = jsString(string(all))
+	s.guest = tools
 	if d, _ := json.Marshal(data); len(d) <= eagerSetupBytes {
 		s.full = jsString(string(d))
 	}
@@ -104,6 +107,10 @@ func newSetup(c *catalog.Catalog) *setup {
 func (s *setup) args(js string) string {
 	tools := "null"
 	if strings.Contains(js, "ALL_TOOLS") {
+		s.allOnce.Do(func() {
+			all, _ := json.Marshal(s.guest)
+			s.allTools, s.guest = jsString(string(all)), nil
+		})
 		tools = s.allTools
 	}
 	if s.full != "" {

@@ -87,7 +87,8 @@ type table struct {
 	mcpServers map[string]string                     // server identifier -> server name
 	mcpNames   map[string]map[string]catalog.MCPTool // server identifier -> identifier or exact name -> tool
 	mcpOps     map[string]string                     // MCP operation id -> its method
-	setup      *setup
+	setupOnce  sync.Once
+	setup      *setup // see guestSetup
 
 	apiMu sync.Mutex
 	api   map[string]abi.Outcome // encoded API files, by path
@@ -123,7 +124,7 @@ func (r *Runtime) current() (*table, error) {
 			tools = append(tools, identify(t, false))
 		}
 	}
-	t, err := r.newTable(r.apply(tools), owners)
+	t, err := r.newTable(r.apply(tools), owners, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -153,14 +154,16 @@ func (r *Runtime) apply(tools []sourced) []sourced {
 }
 
 // withClient is the table of a run with client tools: the runtime's table
-// and the client tools after the policy, catalogued together.
+// and the client tools after the policy, catalogued together. The table's
+// entries are reused, so only the client tools' hints are rendered; the
+// indexes are built again, which is what such a run costs (bench/RESULTS.md).
 func (r *Runtime) withClient(base *table, clientTools []Tool) (*table, error) {
 	tools := slices.Clip(base.effective)
 	var extra []sourced
 	for i := range clientTools {
 		extra = append(extra, identify(&clientTools[i], true))
 	}
-	t, err := r.newTable(append(tools, r.apply(extra)...), base.owners)
+	t, err := r.newTable(append(tools, r.apply(extra)...), base.owners, base.catalog)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +174,7 @@ func (r *Runtime) withClient(base *table, clientTools []Tool) (*table, error) {
 // newTable catalogues the effective tools when code mode is enabled. A tool
 // named exec or wait is catalogued even when direct-only: the model-visible
 // exec and wait are code mode's. Tool Search's controls are never catalogued.
-func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource) (*table, error) {
+func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *catalog.Catalog) (*table, error) {
 	t := &table{effective: tools, owners: owners, byID: make(map[string]*Tool, len(tools)), client: map[*Tool]bool{},
 		direct: map[string]*Tool{}, all: make(map[string]*Tool, len(tools)), approval: map[*Tool]bool{}}
 	for _, s := range tools {
@@ -205,15 +208,21 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource) (*table
 		t.byID[s.id] = s.tool
 	}
 	cat, err := catalog.Build(entries, &catalog.BuildOptions{
-		SearchDefaultLimit: r.cfg.SearchDefaultLimit, MaxSearchLimit: r.cfg.MaxSearchLimit})
+		SearchDefaultLimit: r.cfg.SearchDefaultLimit, MaxSearchLimit: r.cfg.MaxSearchLimit, Reuse: reuse})
 	if err != nil {
 		return nil, fmt.Errorf("build code mode catalog: %w", err)
 	}
 	t.catalog = cat
 	t.indexMCP()
 	t.indexMCPOperations(&r.policy)
-	t.setup = newSetup(cat)
 	return t, nil
+}
+
+// guestSetup is the table's guest data, rendered for its first cell: a run
+// with client tools has a table of its own, and may never run one.
+func (t *table) guestSetup() *setup {
+	t.setupOnce.Do(func() { t.setup = newSetup(t.catalog) })
+	return t.setup
 }
 
 // UnmatchedDirectOnly lists the Policy DirectOnly entries that name none of

@@ -122,7 +122,7 @@ func TestLargeCatalogCells(t *testing.T) {
 		tools = append(tools, echoTool(fmt.Sprintf("lookup_%d", i)))
 	}
 	run := prepare(t, newRuntime(t, `true`, tools...), RunOptions{})
-	if run.setup.full != "" {
+	if run.guestSetup().full != "" {
 		t.Fatal("2,000 tools were set up whole")
 	}
 	r := exec(t, run, `
