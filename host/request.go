@@ -38,8 +38,9 @@ type request struct {
 	// a read
 	query, limit json.RawMessage
 	server       *string
-	selector     string
+	selector     string // of $api
 	schema       bool
+	path         string // of API.list and API.read
 
 	raw []byte // store, load and namespace decode their own payload
 }
@@ -99,7 +100,7 @@ func (run *Run) newRequest(op, payload string) *request {
 	case "mcp_api":
 		req.read, req.server, req.selector, req.schema = true, a.Server, a.Selector, a.Schema
 	case "api_list", "api_read":
-		req.read, req.selector = true, a.Path
+		req.read, req.path = true, a.Path
 	case "call", "callValue":
 		run.calls.Add(1)
 		req.valueOnly = op == "callValue"
@@ -301,9 +302,9 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 		}
 		return settle(run.catalog.MCPServerAPI(*req.server, req.selector, req.schema))
 	case "api_list":
-		return settle(run.catalog.APIFiles().List(req.selector))
+		return settle(run.catalog.APIFiles().List(req.path))
 	case "api_read":
-		return run.apiRead(req.selector)
+		return run.apiRead(req.path)
 	}
 	res, err := run.execute(ctx, st, pc, req.tool, req.id, req.input)
 	switch {

@@ -71,8 +71,7 @@ func identify(t *Tool, client bool) sourced {
 // keeps the table it was prepared with.
 type table struct {
 	versions  []uint64
-	effective []sourced // registration order, then each source's, then client tools
-	hasClient bool
+	effective []sourced        // registration order, then each source's, then client tools
 	catalog   *catalog.Catalog // nil when code mode is off
 	byID      map[string]*Tool // catalog or MCP operation id -> executable tool
 	client    map[*Tool]bool
@@ -163,12 +162,7 @@ func (r *Runtime) withClient(base *table, clientTools []Tool) (*table, error) {
 	for i := range clientTools {
 		extra = append(extra, identify(&clientTools[i], true))
 	}
-	t, err := r.newTable(append(tools, r.apply(extra)...), base.owners, base.catalog)
-	if err != nil {
-		return nil, err
-	}
-	t.hasClient = true
-	return t, nil
+	return r.newTable(append(tools, r.apply(extra)...), base.owners, base.catalog)
 }
 
 // newTable catalogues the effective tools when code mode is enabled. A tool
