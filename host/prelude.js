@@ -193,11 +193,9 @@
   g.__cm_setup = (dataJSON, toolsJSON, nsJSON) => {
     delete g.__cm_setup;
     const data = parse(dataJSON), nsData = parse(nsJSON);
-    // ALL_TOOLS is parsed on first use: most cells call tools by the ids in
-    // the quick index and never read it, and a large catalog's entries
-    // cost several microseconds each to build.
-    // A cell gets ALL_TOOLS only when its source names it: it is most of
-    // a catalog's data, and most cells call tools by the quick index's ids.
+    // A cell gets ALL_TOOLS only when its source names it, and parses it on
+    // first use: it is most of a catalog's data, most cells call tools by
+    // the quick index's ids, and each entry costs microseconds to build.
     let all;
     Object.defineProperty(g, "ALL_TOOLS", {
       get: () => {
