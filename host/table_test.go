@@ -181,3 +181,35 @@ func TestYieldBesideFullPendingSlots(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// An attack on the policy through a large catalog's names resolved by the
+// host: a denied tool is not reached by a built name, an id, a name on
+// tools, or a name on its MCP server.
+func TestLargeCatalogKeepsDeniedToolsOut(t *testing.T) {
+	ran := 0
+	secret := func(name, server string) Tool {
+		return Tool{Name: name, MCPServer: server, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+			ran++
+			return ToolResult{}, nil
+		}}
+	}
+	tools := append(benchTools("core", 1000), secret("wipe_all", ""), secret("drop_db", "docs"), echoTool("lookup"))
+	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: tools,
+		Policy: Policy{Deny: []string{"wipe_all", "mcp:docs:drop_db"}}})
+	run := prepare(t, rt, RunOptions{})
+	if run.guestSetup().full != "" {
+		t.Fatal("not a large catalog")
+	}
+	r := exec(t, run, `
+		const w = "wipe" + "_all", d = "drop" + "_db";
+		const out = [];
+		for (const f of [() => tools[w](), () => tools.callValue("openclaw:core:" + w), () => tools.callValue(w),
+			() => MCP.docs[d]({}), () => tools.callValue("mcp:docs:" + d)]) {
+			try { await f(); out.push("ran"); } catch (e) { out.push(e.message.split(".")[0]); }
+		}
+		return [out, w in tools, d in MCP.docs];`)
+	want := `[["Unknown tool id: wipe_all","Unknown tool id: openclaw:core:wipe_all","Unknown tool id: wipe_all","MCP","Unknown tool id: mcp:docs:drop_db"],false,false]`
+	if string(r.Value) != want || ran != 0 {
+		t.Fatalf("got  %s\nwant %s (ran %d)", r.Value, want, ran)
+	}
+}
