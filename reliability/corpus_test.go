@@ -157,6 +157,20 @@ const (
 	closedSlack      = 16 << 20
 )
 
+// resumeSlowPark waits on a run that parked with its calls settled too
+// close to the deadline, which a loaded machine causes, when the cell is not
+// meant to wait: the outcome under test is where the run ends. Each leg's
+// output is kept.
+func resumeSlowPark(run *host.Run, want string, r host.Result) host.Result {
+	output := r.Output
+	for i := 0; i < 5 && want != "waiting" && r.Status == host.StatusWaiting && r.Reason == "pending_tools"; i++ {
+		r = run.Wait(context.Background(), waitArgs(r.RunID))
+		output = append(output, r.Output...)
+	}
+	r.Output = output
+	return r
+}
+
 // TestHostileCorpus runs every cell of testdata/hostile against the host,
 // each in a fresh run, eight at a time. Each must give exactly its stated
 // outcome, no tool that no cell may reach may run, the host must still run a
@@ -190,6 +204,7 @@ func TestHostileCorpus(t *testing.T) {
 				run := prepare(t, rt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
 				start := time.Now()
 				r := run.Exec(context.Background(), "call_"+c.name, c.args())
+				r = resumeSlowPark(run, c.want["status"], r)
 				if r.Status == host.StatusWaiting {
 					run.Abort() // a parked hostile run must not outlive its case
 				}
