@@ -1,9 +1,11 @@
 package host
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
@@ -100,10 +102,7 @@ type table struct {
 func (r *Runtime) current() (*table, error) {
 	r.tableMu.Lock()
 	defer r.tableMu.Unlock()
-	versions := make([]uint64, len(r.sources))
-	for i, s := range r.sources {
-		versions[i] = s.Version()
-	}
+	versions := r.versions()
 	if r.table != nil && slices.Equal(r.table.versions, versions) {
 		return r.table, nil
 	}
@@ -210,6 +209,40 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *
 	t.indexMCP()
 	t.indexMCPOperations(&r.policy)
 	return t, nil
+}
+
+// watchEvery is how often Watch reads the sources' versions: atomic loads,
+// so the cost is nothing, and a client learns of new tools well within a
+// second.
+const watchEvery = 200 * time.Millisecond
+
+// Watch calls changed after the sources' tools change (a source's Version
+// moves), until ctx ends: a server of the runtime's surface, such as
+// mcpserve, tells its clients that the tool list changed. It reads the
+// versions every 200 ms.
+func (r *Runtime) Watch(ctx context.Context, changed func()) {
+	last := r.versions()
+	tick := time.NewTicker(watchEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if v := r.versions(); !slices.Equal(v, last) {
+			last = v
+			changed()
+		}
+	}
+}
+
+func (r *Runtime) versions() []uint64 {
+	v := make([]uint64, len(r.sources))
+	for i, s := range r.sources {
+		v[i] = s.Version()
+	}
+	return v
 }
 
 // guestSetup is the table's guest data, rendered for its first cell: a run

@@ -132,6 +132,15 @@ func Serve(ctx context.Context, rt *host.Runtime, opts *Options) error {
 	if err != nil {
 		return err
 	}
+	// Servers that connect later, or change their tools, reach clients as a
+	// new exec description and a tools/list_changed.
+	watch, stop := context.WithCancel(ctx)
+	defer stop()
+	go rt.Watch(watch, func() {
+		if _, err := s.sync(); err != nil {
+			s.logger.Warn("code mode surface not refreshed", "error", err)
+		}
+	})
 	if o.HTTPAddr == "" {
 		return s.serveStdio(ctx)
 	}

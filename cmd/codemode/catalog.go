@@ -119,7 +119,7 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	case run.Active():
 		fmt.Fprintf(stdout, "Code mode is on: the model sees %d tools; %d more are in the hidden catalog.\n", len(visible), cat.Len())
 	case e.cfg.Enabled:
-		fmt.Fprintln(stdout, "Code mode is enabled but inactive: no tools are left after tools.allow and tools.deny.")
+		fmt.Fprintf(stdout, "Code mode is enabled but inactive: %s.\n", e.noTools())
 	default:
 		fmt.Fprintf(stdout, "Code mode is off: the model sees all %d tools directly.\n", len(visible))
 	}

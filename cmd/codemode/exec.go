@@ -97,7 +97,7 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 
 	if !run.Active() {
-		fmt.Fprintln(stderr, "codemode exec: no tools are left after tools.allow and tools.deny, so code mode is inactive for this run")
+		fmt.Fprintf(stderr, "codemode exec: %s, so code mode is inactive for this run\n", e.noTools())
 	}
 	in := map[string]string{"code": source}
 	if *lang != "" {

@@ -153,7 +153,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 				errConfig, e.file.Pos("mcpServers."+s.Name), s.Name)
 		}
 		mcpServers[s.Name] = mcp.ServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-			URL: s.URL, Headers: s.Headers, DirectOnly: s.DirectOnly}
+			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly}
 	}
 	if len(mcpServers) > 0 {
 		client, err := mcp.Start(ctx, &mcp.Options{Servers: mcpServers, Logger: logger})
@@ -193,6 +193,18 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}
 	return e, nil
+}
+
+// noTools says why a run has no tools: a policy that kept none, servers that
+// listed none, or nothing configured.
+func (e *env) noTools() string {
+	switch {
+	case e.file != nil && (e.file.Allow != nil || len(e.file.Deny) > 0):
+		return "no tools are left after tools.allow and tools.deny"
+	case e.file != nil && len(e.file.MCPServers) > 0:
+		return "no tool is available: the MCP servers listed none (see the warnings above)"
+	}
+	return "no tool is available: no plugin or MCP server is configured"
 }
 
 // Close closes the runtime, then the engine, the MCP client and servers.

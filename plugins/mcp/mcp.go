@@ -27,10 +27,12 @@ import (
 
 // ServerConfig is one entry of the mcpServers map users already have in their
 // MCP clients: Command (with Args, Env and Cwd) for a stdio server, or URL
-// (with Headers) for a streamable HTTP server. Exactly one of Command, URL
-// and Transport must be set.
+// (with Headers) for a streamable HTTP server, or a legacy HTTP+SSE one with
+// SSE. Exactly one of Command, URL and Transport must be set.
 type ServerConfig struct {
-	// Command is the executable of a stdio server, looked up in PATH.
+	// Command is the executable of a stdio server, looked up in PATH. A line
+	// on its stdout that is not a JSON-RPC message (a banner, a stray log
+	// line) is skipped with a warning.
 	Command string
 	Args    []string
 	// Env is added to this process's environment for the server.
@@ -41,6 +43,10 @@ type ServerConfig struct {
 	// every request (for example Authorization).
 	URL     string
 	Headers map[string]string
+	// SSE makes URL a legacy HTTP+SSE endpoint (the 2024-11-05 transport: an
+	// event stream to GET that names the endpoint to POST messages to)
+	// instead of a streamable HTTP one. It needs URL.
+	SSE bool
 	// DirectOnly names tools passed through to the model unchanged instead of
 	// being catalogued, for example tools that return images.
 	DirectOnly []string
@@ -60,7 +66,9 @@ type Options struct {
 	// (the cell is parked for wait) until it settles or this timeout passes.
 	CallTimeout time.Duration
 	// Logger receives connection, restart and dropped-tool warnings; nil
-	// discards them.
+	// discards them. The warning for a stdio server that went down carries
+	// its exit status and the last 2 KiB of its stderr, whose lines are also
+	// logged one by one at debug level.
 	Logger *slog.Logger
 }
 
@@ -139,6 +147,9 @@ func validate(name string, cfg ServerConfig) error {
 	}
 	if set != 1 {
 		return fmt.Errorf("configure MCP server %q: set exactly one of command, url or an in-process transport", name)
+	}
+	if cfg.SSE && cfg.URL == "" {
+		return fmt.Errorf("configure MCP server %q: sse needs a url", name)
 	}
 	return nil
 }

@@ -125,15 +125,18 @@ func TestPeersKillMidCallRecovers(t *testing.T) {
 	}
 }
 
-func TestPeersStreamableHTTP(t *testing.T) {
-	node, modules := peers(t)
+// everythingHTTP runs server-everything with transport ("streamableHttp" or
+// "sse") on a free loopback port (its PORT variable) and returns its
+// host:port once it listens.
+func everythingHTTP(t *testing.T, node, modules, transport string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	cmd := exec.Command(node, filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js"), "streamableHttp")
+	cmd := exec.Command(node, filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js"), transport)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -143,12 +146,17 @@ func TestPeersStreamableHTTP(t *testing.T) {
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if conn, err := net.Dial("tcp", addr); err == nil {
 			conn.Close()
-			break
+			return addr
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("server-everything did not listen")
+			t.Fatalf("server-everything %s did not listen", transport)
 		}
 	}
+}
+
+func TestPeersStreamableHTTP(t *testing.T) {
+	node, modules := peers(t)
+	addr := everythingHTTP(t, node, modules, "streamableHttp")
 	c := start(t, &Options{Servers: map[string]ServerConfig{"everything": {URL: "http://" + addr + "/mcp"}}})
 	run := runtime(t, c, `true`)
 	out := value(t, run, `
@@ -158,5 +166,24 @@ func TestPeersStreamableHTTP(t *testing.T) {
 		return {echo, contents: read.contents.length, role: prompt.messages[0].role, dts: (await API.read("mcp/everything.d.ts")).includes("function echo(")};`)
 	if !strings.Contains(fmt.Sprint(out["echo"]), "over http") || out["contents"] != 1.0 || out["role"] != "user" || out["dts"] != true {
 		t.Fatalf("over HTTP: %v", out)
+	}
+}
+
+// TestPeersSSE: server-everything over the legacy HTTP+SSE transport (GET
+// /sse, POST to the endpoint it names).
+func TestPeersSSE(t *testing.T) {
+	node, modules := peers(t)
+	addr := everythingHTTP(t, node, modules, "sse")
+	c := start(t, &Options{Servers: map[string]ServerConfig{"everything": {URL: "http://" + addr + "/sse", SSE: true}}})
+	if names := fmt.Sprint(toolNames(c)); !strings.Contains(names, "echo") || !strings.Contains(names, "get-sum") {
+		t.Fatalf("tools over SSE: %s", names)
+	}
+	run := runtime(t, c, `true`)
+	out := value(t, run, `
+		const echo = (await MCP.everything.echo({message: "over sse"})).content[0].text;
+		const sum = (await MCP.everything.getSum({a: 2, b: 3})).content[0].text;
+		return {echo, sum};`)
+	if !strings.Contains(fmt.Sprint(out["echo"]), "over sse") || !strings.Contains(fmt.Sprint(out["sum"]), "5") {
+		t.Fatalf("over SSE: %v", out)
 	}
 }

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +9,6 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
-	"os"
 	"os/exec"
 	"slices"
 	"sync"
@@ -28,7 +26,8 @@ const (
 	maxBackoff  = 30 * time.Second
 	stableAfter = 10 * time.Second
 	// terminateAfter is how long closing a stdio server waits after closing
-	// its stdin before SIGTERM (the SDK's default is 5 s).
+	// its stdin before SIGTERM, and after SIGTERM before SIGKILL (the SDK's
+	// CommandTransport waits 5 s).
 	terminateAfter = 2 * time.Second
 	// protocolVersion is the one negotiated with downstream servers: the last
 	// version with the initialize handshake and session-scoped notifications
@@ -52,6 +51,8 @@ type server struct {
 	closed  bool
 
 	refresh chan struct{} // tools/list_changed, coalesced
+
+	proc *process // the last stdio process started; the supervisor's alone
 }
 
 func newServer(c *Client, name string, cfg ServerConfig) *server {
@@ -95,7 +96,11 @@ func (s *server) supervise(ctx context.Context) {
 			s.log().Warn("MCP server disconnected; an in-process transport is not reconnected", "error", err)
 			return
 		}
-		s.log().Warn("MCP server down; restarting", "error", err, "backoff", backoff)
+		attrs := []any{"error", err, "backoff", backoff}
+		if s.proc != nil {
+			attrs = append(attrs, s.proc.failure()...)
+		}
+		s.log().Warn("MCP server down; restarting", attrs...)
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
@@ -123,18 +128,16 @@ func (s *server) connect(ctx context.Context) error {
 	switch {
 	case s.cfg.Transport != nil:
 		transport = s.cfg.Transport
+	case s.cfg.URL != "" && s.cfg.SSE:
+		transport = sseTransport{&sdk.SSEClientTransport{Endpoint: s.cfg.URL,
+			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}}}
 	case s.cfg.URL != "":
 		transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, MaxRetries: 2,
 			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}}
 	default:
-		cmd = exec.Command(s.cfg.Command, s.cfg.Args...)
-		cmd.Dir = s.cfg.Cwd
-		cmd.Env = os.Environ()
-		for k, v := range s.cfg.Env {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		cmd.Stderr = &stderrLog{logger: s.log()}
-		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}
+		s.proc = newProcess(s.cfg, s.log())
+		cmd = s.proc.cmd
+		transport = &stdioTransport{proc: s.proc, logger: s.log()}
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.c.timeout)
 	defer cancel()
@@ -367,30 +370,4 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	b.left -= int64(n)
 	return n, err
-}
-
-// stderrLog forwards a stdio server's stderr to the logger at debug level.
-type stderrLog struct {
-	logger *slog.Logger
-	mu     sync.Mutex
-	buf    []byte
-}
-
-func (w *stderrLog) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	for {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.logger.Debug("MCP server stderr", "line", string(bytes.TrimRight(w.buf[:i], "\r")))
-		w.buf = w.buf[i+1:]
-	}
-	if len(w.buf) > 4096 {
-		w.logger.Debug("MCP server stderr", "line", string(w.buf))
-		w.buf = w.buf[:0]
-	}
-	return len(p), nil
 }

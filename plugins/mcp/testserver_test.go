@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,11 +17,38 @@ import (
 // of the tests, so restart tests have a real process to kill.
 const testServerEnv = "CODEMODE_MCP_TEST_SERVER"
 
+// testModeEnv picks how the stdio test server misbehaves: "banner" writes
+// lines that are not JSON-RPC on stdout before serving (noiseLines of
+// them), "fail" writes failMessage on stderr and exits 1 at start, and
+// "linger" does not exit when its stdin is closed.
+const testModeEnv = "CODEMODE_MCP_TEST_MODE"
+
+const (
+	noiseLines  = 25
+	failMessage = "fatal: no accessible directory"
+)
+
 func TestMain(m *testing.M) {
 	if os.Getenv(testServerEnv) == "1" {
+		switch os.Getenv(testModeEnv) {
+		case "banner":
+			fmt.Println("Test MCP server v1 starting")
+			fmt.Println(`{"level":"info","msg":"a JSON log line is not JSON-RPC"}`)
+			fmt.Println("[INFO] " + strings.Repeat("x", 1000))
+			for i := 3; i < noiseLines; i++ {
+				fmt.Printf("noise %d\n", i)
+			}
+		case "fail":
+			fmt.Fprintln(os.Stderr, "starting up")
+			fmt.Fprintln(os.Stderr, failMessage)
+			os.Exit(1)
+		}
 		if err := newTestServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
+		}
+		if os.Getenv(testModeEnv) == "linger" {
+			time.Sleep(time.Hour)
 		}
 		os.Exit(0)
 	}
@@ -107,4 +135,11 @@ func subprocess(t testing.TB) ServerConfig {
 		t.Fatal(err)
 	}
 	return ServerConfig{Command: exe, Env: map[string]string{testServerEnv: "1"}}
+}
+
+// misbehaving is subprocess in one of the modes of testModeEnv.
+func misbehaving(t testing.TB, mode string) ServerConfig {
+	cfg := subprocess(t)
+	cfg.Env[testModeEnv] = mode
+	return cfg
 }

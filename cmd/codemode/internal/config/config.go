@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,16 +51,20 @@ type File struct {
 	root *Node
 }
 
-// MCPServer is one entry of mcpServers: a command to start (stdio) or a URL
-// (streamable HTTP).
+// MCPServer is one entry of mcpServers (or VS Code's servers): a command to
+// start (stdio) or a URL (streamable HTTP, or legacy HTTP+SSE), its
+// variables expanded.
 type MCPServer struct {
 	Name    string
 	Command string
 	Args    []string
+	// Env is the server's env over its envFile's variables.
 	Env     map[string]string
 	Cwd     string
 	URL     string
 	Headers map[string]string
+	// SSE marks a URL as a legacy HTTP+SSE endpoint (type "sse").
+	SSE bool
 	// DirectOnly names tools of this server that stay visible to the model.
 	DirectOnly []string
 }
@@ -100,10 +105,15 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, err
 	}
 	f := &File{Path: path, Plugins: map[string]bool{}, root: root}
-	d := &decoder{f: f}
+	d := &decoder{f: f, x: &expander{path: path, inputs: map[string]string{}}}
 	d.top(root)
 	if d.err != nil {
 		return nil, d.err
+	}
+	if f.CodeMode == nil && len(f.MCPServers) > 0 {
+		// A file that names servers is one pasted from an MCP client, and
+		// code mode is what the codemode command is for.
+		f.CodeMode = json.RawMessage(`true`)
 	}
 	return f, nil
 }
@@ -194,7 +204,18 @@ func join(parent, key string) string {
 
 type decoder struct {
 	f   *File
+	x   *expander
 	err error
+}
+
+// expand expands the variables of a string value in place.
+func (d *decoder) expand(n *Node, field string, s *string) {
+	v, err := d.x.expand(*s)
+	if err != nil {
+		d.fail(n, field, "%v", err)
+		return
+	}
+	*s = v
 }
 
 func (d *decoder) fail(n *Node, field, format string, args ...any) {
@@ -279,13 +300,42 @@ func (d *decoder) stringMap(n *Node, field string, dst *map[string]string) {
 }
 
 func (d *decoder) top(root *Node) {
+	if in := root.Get("inputs"); root.Kind == Object && in != nil {
+		d.inputs(in, "inputs") // before the servers that use them, wherever they are
+	}
 	d.object(root, "", map[string]func(*Node, string){
 		"$schema":    func(*Node, string) {},
 		"tools":      d.tools,
 		"plugins":    d.plugins,
 		"mcpServers": d.mcpServers,
+		"servers":    d.mcpServers, // VS Code's mcp.json
+		"inputs":     func(*Node, string) {},
 		"engine":     func(v *Node, f string) { d.str(v, f, &d.f.Engine) },
 	})
+	slices.SortFunc(d.f.MCPServers, func(a, b MCPServer) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// inputs reads VS Code's inputs: the ids ${input:id} may name.
+func (d *decoder) inputs(n *Node, field string) {
+	if n.Kind != Array {
+		d.fail(n, field, "must be an array of inputs, not %s", article(n.Kind))
+		return
+	}
+	for i, e := range n.Elems {
+		var id, desc string
+		d.object(e, fmt.Sprintf("%s[%d]", field, i), map[string]func(*Node, string){
+			"id":          func(v *Node, f string) { d.str(v, f, &id) },
+			"description": func(v *Node, f string) { d.str(v, f, &desc) },
+			"type":        func(*Node, string) {},
+			"password":    func(*Node, string) {},
+			"default":     func(*Node, string) {},
+			"options":     func(*Node, string) {},
+		})
+		if d.err != nil {
+			return
+		}
+		d.x.inputs[id] = desc
+	}
 }
 
 func (d *decoder) tools(n *Node, field string) {
@@ -382,6 +432,10 @@ func (d *decoder) plugins(n *Node, field string) {
 
 var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
+// serverTypes are the type (or Cline's transportType) values of MCP
+// clients' configs, and whether each is legacy SSE.
+var serverTypes = map[string]bool{"stdio": false, "http": false, "streamable-http": false, "streamableHttp": false, "sse": true}
+
 func (d *decoder) mcpServers(n *Node, field string) {
 	if n.Kind != Object {
 		d.fail(n, field, "must be an object of servers by name, not %s", article(n.Kind))
@@ -393,43 +447,127 @@ func (d *decoder) mcpServers(n *Node, field string) {
 			d.fail(&Node{Line: m.Line, Col: m.Col}, sub, "server names use letters, digits, '_', '.' and '-', starting with a letter or digit")
 			return
 		}
+		if slices.ContainsFunc(d.f.MCPServers, func(s MCPServer) bool { return s.Name == m.Key }) {
+			d.fail(&Node{Line: m.Line, Col: m.Col}, sub, "a server of this name is already configured")
+			return
+		}
 		s := MCPServer{Name: m.Key}
-		var typ string
-		var typNode *Node
+		var typ, envFile string
+		var typNode, envFileNode *Node
+		var disabled bool
 		commandOnly, urlOnly := false, false
+		url := func(v *Node, f string) { d.str(v, f, &s.URL); d.expand(v, f, &s.URL) }
+		kind := func(v *Node, f string) {
+			typNode = v
+			d.str(v, f, &typ)
+		}
 		d.object(m.Value, sub, map[string]func(*Node, string){
-			"type":       func(v *Node, f string) { typNode = v; d.str(v, f, &typ) },
-			"command":    func(v *Node, f string) { d.str(v, f, &s.Command) },
-			"args":       func(v *Node, f string) { commandOnly = true; d.strings(v, f, &s.Args) },
-			"env":        func(v *Node, f string) { commandOnly = true; d.stringMap(v, f, &s.Env) },
-			"cwd":        func(v *Node, f string) { commandOnly = true; d.str(v, f, &s.Cwd) },
-			"url":        func(v *Node, f string) { d.str(v, f, &s.URL) },
-			"headers":    func(v *Node, f string) { urlOnly = true; d.stringMap(v, f, &s.Headers) },
+			"type":          kind,
+			"transportType": kind, // Cline
+			"command":       func(v *Node, f string) { d.str(v, f, &s.Command); d.expand(v, f, &s.Command) },
+			"args":          func(v *Node, f string) { commandOnly = true; d.expandedStrings(v, f, &s.Args) },
+			"env":           func(v *Node, f string) { commandOnly = true; d.expandedMap(v, f, &s.Env) },
+			"envFile": func(v *Node, f string) {
+				commandOnly, envFileNode = true, v
+				d.str(v, f, &envFile)
+				d.expand(v, f, &envFile)
+			},
+			"cwd":        func(v *Node, f string) { commandOnly = true; d.str(v, f, &s.Cwd); d.expand(v, f, &s.Cwd) },
+			"url":        url,
+			"serverUrl":  url, // Windsurf
+			"headers":    func(v *Node, f string) { urlOnly = true; d.expandedMap(v, f, &s.Headers) },
 			"directOnly": func(v *Node, f string) { d.strings(v, f, &s.DirectOnly) },
+			"disabled": func(v *Node, f string) { // Cline, Windsurf
+				if v.Kind != Bool {
+					d.fail(v, f, "must be a boolean, not %s", article(v.Kind))
+					return
+				}
+				disabled = v.Bool
+			},
+			"disabledTools": func(v *Node, f string) { // Windsurf: denied by id
+				var tools []string
+				d.strings(v, f, &tools)
+				for _, t := range tools {
+					d.f.Deny = append(d.f.Deny, "mcp:"+m.Key+":"+t)
+				}
+			},
+			// Keys of other clients that mean nothing here.
+			"autoApprove": func(*Node, string) {}, "alwaysAllow": func(*Node, string) {},
+			"timeout": func(*Node, string) {}, "dev": func(*Node, string) {}, "description": func(*Node, string) {},
 		})
 		if d.err != nil {
 			return
 		}
+		sse, knownType := serverTypes[typ]
 		switch {
+		case typ != "" && !knownType:
+			d.fail(typNode, sub+".type", "must be \"stdio\", \"http\", \"streamable-http\" or \"sse\", not %q", typ)
 		case s.Command == "" && s.URL == "":
-			d.fail(m.Value, sub, "needs a command (stdio) or a url (streamable HTTP)")
+			d.fail(m.Value, sub, "needs a command (stdio) or a url (streamable HTTP or SSE)")
 		case s.Command != "" && s.URL != "":
 			d.fail(m.Value, sub, "has both command and url; give one")
-		case typ != "" && typ != "stdio" && typ != "http":
-			d.fail(typNode, sub+".type", "must be \"stdio\" or \"http\", not %q", typ)
 		case typ == "stdio" && s.Command == "":
 			d.fail(typNode, sub+".type", "\"stdio\" needs a command")
-		case typ == "http" && s.URL == "":
-			d.fail(typNode, sub+".type", "\"http\" needs a url")
+		case typ != "" && typ != "stdio" && s.URL == "":
+			d.fail(typNode, sub+".type", "%q needs a url", typ)
 		case s.Command == "" && commandOnly:
-			d.fail(m.Value, sub, "args, env and cwd apply only to a command")
+			d.fail(m.Value, sub, "args, env, envFile and cwd apply only to a command")
 		case s.URL == "" && urlOnly:
 			d.fail(m.Value, sub, "headers apply only to a url")
 		}
 		if d.err != nil {
 			return
 		}
+		s.SSE = sse
+		if envFile != "" {
+			d.readEnvFile(envFileNode, sub+".envFile", envFile, &s)
+			if d.err != nil {
+				return
+			}
+		}
+		if disabled {
+			continue
+		}
 		d.f.MCPServers = append(d.f.MCPServers, s)
 	}
-	slices.SortFunc(d.f.MCPServers, func(a, b MCPServer) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// readEnvFile adds a server's envFile (relative to the config file) under
+// its env.
+func (d *decoder) readEnvFile(n *Node, field, path string, s *MCPServer) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(d.f.Path), path)
+	}
+	vars, err := readEnvFile(path)
+	if err != nil {
+		d.fail(n, field, "%v", err)
+		return
+	}
+	for k, v := range s.Env {
+		vars[k] = v
+	}
+	s.Env = vars
+}
+
+// expandedStrings is strings with each element's variables expanded.
+func (d *decoder) expandedStrings(n *Node, field string, dst *[]string) {
+	d.strings(n, field, dst)
+	for i := range *dst {
+		if d.err == nil {
+			d.expand(n.Elems[i], fmt.Sprintf("%s[%d]", field, i), &(*dst)[i])
+		}
+	}
+}
+
+// expandedMap is stringMap with each value's variables expanded.
+func (d *decoder) expandedMap(n *Node, field string, dst *map[string]string) {
+	d.stringMap(n, field, dst)
+	if d.err != nil {
+		return
+	}
+	for _, m := range n.Members {
+		v := (*dst)[m.Key]
+		d.expand(m.Value, join(field, m.Key), &v)
+		(*dst)[m.Key] = v
+	}
 }
