@@ -69,7 +69,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	logger := newLogger(stderr, slog.LevelInfo)
 	opts.Logger = logger
-	e, err := newEnv(ctx, *configPath, withEngine, *engineName, logger, stderr)
+	e, err := newEnv(ctx, *configPath, serving, *engineName, logger, stderr)
 	if err != nil {
 		return reportSetupError(stderr, "serve", err)
 	}

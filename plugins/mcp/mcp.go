@@ -70,6 +70,11 @@ type Options struct {
 	// its exit status and the last 2 KiB of its stderr, whose lines are also
 	// logged one by one at debug level.
 	Logger *slog.Logger
+	// Wait, when positive, bounds how long Start waits for the servers'
+	// first attempts. Servers still connecting then go on in the background:
+	// their tools appear when they connect, and Version moves. Zero waits for
+	// every first attempt, each bounded by CallTimeout.
+	Wait time.Duration
 }
 
 const defaultCallTimeout = 60 * time.Second
@@ -124,9 +129,17 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 			s.supervise(life)
 		}()
 	}
+	var enough <-chan time.Time
+	if o.Wait > 0 {
+		t := time.NewTimer(o.Wait)
+		defer t.Stop()
+		enough = t.C
+	}
 	for _, name := range c.names {
 		select {
 		case <-c.servers[name].first:
+		case <-enough: // the others connect in the background
+			return c, nil
 		case <-ctx.Done():
 			c.Close()
 			return nil, fmt.Errorf("start MCP servers: %w", ctx.Err())
