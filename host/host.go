@@ -39,6 +39,10 @@ type Tool struct {
 	MCPServer    string
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
+	// Annotations are an MCP tool's annotations (readOnlyHint,
+	// destructiveHint, ...) as JSON, passed on with the tool when it is
+	// model-visible.
+	Annotations json.RawMessage
 	// ReplaySafe marks a read-only tool a restart-safe run may call. It
 	// counts for core and plugin tools only. A core tool (no Plugin, no
 	// MCPServer, not a client tool) whose name is on the audited read-only

@@ -12,11 +12,15 @@ import (
 )
 
 // ToolDefinition is a model-visible tool as MCP and the major providers
-// expect it.
+// expect it. Title, OutputSchema and Annotations are set for a tool passed
+// through that has them.
 type ToolDefinition struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
+	Name         string          `json:"name"`
+	Title        string          `json:"title,omitempty"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  json.RawMessage `json:"annotations,omitempty"`
 }
 
 // Run is one prepared model run: the runtime's table of tools (its own when
@@ -107,7 +111,8 @@ func definition(t *Tool) ToolDefinition {
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
-	return ToolDefinition{Name: t.Name, Description: t.Description, InputSchema: schema}
+	return ToolDefinition{Name: t.Name, Title: t.Label, Description: t.Description, InputSchema: schema,
+		OutputSchema: t.OutputSchema, Annotations: t.Annotations}
 }
 
 // Active reports whether code mode shapes this run's surface.

@@ -177,8 +177,9 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *
 		if s.approval {
 			t.approval[s.tool] = true
 		}
-		t.allDefs = append(t.allDefs, definition(s.tool))
-		t.all[s.tool.Name] = s.tool
+		if r.surfaced(t.all, s) {
+			t.allDefs = append(t.allDefs, definition(s.tool))
+		}
 	}
 	if !r.cfg.Enabled {
 		return t, nil
@@ -189,8 +190,9 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *
 			continue
 		}
 		if s.directOnly && s.tool.Name != "exec" && s.tool.Name != "wait" {
-			t.directs = append(t.directs, definition(s.tool))
-			t.direct[s.tool.Name] = s.tool
+			if r.surfaced(t.direct, s) {
+				t.directs = append(t.directs, definition(s.tool))
+			}
 			continue
 		}
 		entries = append(entries, catalog.Tool{
@@ -243,6 +245,19 @@ func (r *Runtime) versions() []uint64 {
 		v[i] = s.Version()
 	}
 	return v
+}
+
+// surfaced adds a model-visible tool to byName unless a tool of its name is
+// there already: two servers' tools of one name cannot both be visible, so
+// the later one is dropped from the surface, with a warning that names both.
+func (r *Runtime) surfaced(byName map[string]*Tool, s sourced) bool {
+	if first, taken := byName[s.tool.Name]; taken {
+		r.logger.Warn("model-visible tool dropped: another tool has its name", "tool", s.tool.Name,
+			"kept", first.MCPServer+first.Plugin, "dropped", s.id)
+		return false
+	}
+	byName[s.tool.Name] = s.tool
+	return true
 }
 
 // guestSetup is the table's guest data, rendered for its first cell: a run

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -82,11 +83,12 @@ func (s *service) sync() (*host.Run, error) {
 		if s.defs[d.Name] == string(b) {
 			continue
 		}
-		schema := d.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object"}`)
+		tool, err := sdkTool(d)
+		if err != nil {
+			s.logger.Warn("tool not served", "tool", d.Name, "error", err)
+			continue
 		}
-		s.server.AddTool(&sdk.Tool{Name: d.Name, Description: d.Description, InputSchema: schema}, s.handler(d.Name))
+		s.server.AddTool(tool, s.handler(d.Name))
 		s.defs[d.Name] = string(b)
 	}
 	var gone []string
@@ -100,6 +102,34 @@ func (s *service) sync() (*host.Run, error) {
 		s.server.RemoveTools(gone...)
 	}
 	return run, nil
+}
+
+// sdkTool is the MCP tool of a definition, every field passed on. The SDK
+// panics on an input schema that is not an object schema, so such a tool
+// (a registered Go tool's mistake; MCP servers' tools are checked when
+// listed) is refused here instead.
+func sdkTool(d host.ToolDefinition) (*sdk.Tool, error) {
+	schema := d.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	var in struct {
+		Type any `json:"type"`
+	}
+	if json.Unmarshal(schema, &in) != nil || in.Type != "object" {
+		return nil, errors.New(`its input schema is not a JSON Schema of "type": "object"`)
+	}
+	t := &sdk.Tool{Name: d.Name, Title: d.Title, Description: d.Description, InputSchema: schema}
+	if len(d.OutputSchema) > 0 && json.Valid(d.OutputSchema) {
+		t.OutputSchema = d.OutputSchema
+	}
+	if len(d.Annotations) > 0 {
+		var a sdk.ToolAnnotations
+		if json.Unmarshal(d.Annotations, &a) == nil {
+			t.Annotations = &a
+		}
+	}
+	return t, nil
 }
 
 // session is what the service keeps of an MCP session.

@@ -1,9 +1,13 @@
 package mcpserve
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -71,3 +75,72 @@ func TestLateToolsReachTheClient(t *testing.T) {
 		t.Fatal("the new tools are not in the exec description")
 	}
 }
+
+// With code mode off every field of a passed-through tool reaches the
+// client, and of two servers' tools of one name the first stays, with a
+// warning for the other; a tool whose input schema the SDK would panic on
+// is refused alone.
+func TestPassThroughKeepsEveryField(t *testing.T) {
+	tool := func(name, server string) host.Tool {
+		return host.Tool{Name: name, MCPServer: server, Label: "Read the " + server + " graph",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
+			Annotations:  json.RawMessage(`{"readOnlyHint":true,"openWorldHint":false}`),
+			Execute:      func(ctx context.Context, c host.Call) (host.ToolResult, error) { return host.ToolResult{}, nil }}
+	}
+	bad := tool("bad_schema", "b")
+	bad.InputSchema = json.RawMessage(`{"type":"string"}`)
+	var logs syncLog
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`false`), Logger: logs.logger(),
+		Tools: []host.Tool{tool("read_graph", "a"), tool("read_graph", "b"), bad}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), rt, &Options{In: sr, Out: sw, Logger: logs.logger()}) }()
+	cs := connect(t, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	t.Cleanup(func() {
+		cs.Close()
+		<-done
+	})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tools) != 1 {
+		t.Fatalf("%d tools, want read_graph once", len(res.Tools))
+	}
+	got := res.Tools[0]
+	if got.Title != "Read the a graph" || got.OutputSchema == nil || got.Annotations == nil || !got.Annotations.ReadOnlyHint ||
+		got.Annotations.OpenWorldHint == nil || *got.Annotations.OpenWorldHint {
+		t.Errorf("fields lost: %+v %+v", got, got.Annotations)
+	}
+	for _, want := range []string{"model-visible tool dropped", "mcp:b:read_graph", "tool not served", "bad_schema"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("no %q in the log:\n%s", want, logs.String())
+		}
+	}
+}
+
+// syncLog is a log that tests read back.
+type syncLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+func (l *syncLog) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }

@@ -303,13 +303,17 @@ func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
 		} // an unusable output schema is only a claim: drop the claim, keep the tool
 	}
 	label := t.Title
-	if label == "" && t.Annotations != nil {
-		label = t.Annotations.Title
+	var annotations json.RawMessage
+	if t.Annotations != nil {
+		if label == "" {
+			label = t.Annotations.Title
+		}
+		annotations, _ = json.Marshal(t.Annotations)
 	}
 	name := t.Name
 	return host.Tool{
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
-		InputSchema: in, OutputSchema: out, DirectOnly: s.direct[name],
+		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
 		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
 			return s.call(ctx, name, call.Input)
 		},
