@@ -58,6 +58,10 @@ type Options struct {
 	Out io.Writer
 	// Logger receives session and HTTP events; nil discards them.
 	Logger *slog.Logger
+	// Relay, when set, is bound to this server: downstream servers' requests
+	// of their client reach the connected client of the session whose cell
+	// made the call.
+	Relay *Relay
 }
 
 // DefaultSessionIdle is the idle time after which an HTTP session ends when

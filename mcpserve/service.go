@@ -52,6 +52,9 @@ func newService(rt *host.Runtime, o *Options) (*service, error) {
 	if _, err := s.sync(); err != nil {
 		return nil, err
 	}
+	if o.Relay != nil {
+		o.Relay.bind(s)
+	}
 	s.server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if method == "tools/list" {

@@ -77,6 +77,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if !e.cfg.Enabled {
 		fmt.Fprintln(stderr, "codemode serve: warning: code mode is off, so every tool is served directly")
 	}
+	opts.Relay = e.relay
 	if err := mcpserve.Serve(ctx, e.rt, opts); err != nil {
 		fmt.Fprintf(stderr, "codemode serve: %v\n", err)
 		if errors.Is(err, mcpserve.ErrTokenRequired) {

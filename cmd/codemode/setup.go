@@ -14,6 +14,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/mcpserve"
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
@@ -37,6 +38,10 @@ type env struct {
 	demo    *demo.Plugin     // nil when the demo plugin is off
 	tracker *tracker.Tracker // nil when the tracker plugin is off
 	closers []func()         // run in reverse order by Close
+	// relay passes the MCP servers' elicitation and sampling requests to
+	// serve's clients; nil for the other commands, whose servers are then
+	// told there is no one to ask.
+	relay *mcpserve.Relay
 }
 
 // engineMode says whether a command needs cells.
@@ -166,11 +171,12 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly}
 	}
 	if len(mcpServers) > 0 {
-		var wait time.Duration
+		o := &mcp.Options{Servers: mcpServers, Logger: logger}
 		if mode == serving {
-			wait = serveWait
+			e.relay = &mcpserve.Relay{}
+			o.Wait, o.Relay = serveWait, e.relay
 		}
-		client, err := mcp.Start(ctx, &mcp.Options{Servers: mcpServers, Logger: logger, Wait: wait})
+		client, err := mcp.Start(ctx, o)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}

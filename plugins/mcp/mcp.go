@@ -75,6 +75,12 @@ type Options struct {
 	// their tools appear when they connect, and Version moves. Zero waits for
 	// every first attempt, each bounded by CallTimeout.
 	Wait time.Duration
+	// Relay, when set, answers the elicitation and sampling requests the
+	// servers make while a call of theirs is in flight, on behalf of the
+	// scope (the run, and so the person) whose cell made that call; the
+	// servers are told the capabilities it has. Without it, or when calls of
+	// several scopes are in flight on the server, such requests are refused.
+	Relay Relay
 }
 
 const defaultCallTimeout = 60 * time.Second
@@ -87,10 +93,18 @@ type Client struct {
 	names   []string // sorted server names
 	servers map[string]*server
 	version atomic.Uint64 // moves whenever a server's tool list is replaced
+	relay   Relay
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
 	closeOnce sync.Once
+}
+
+// Relay answers servers' requests of their client for the scope whose cell
+// made the call they belong to; see [Options] Relay.
+type Relay interface {
+	Elicit(ctx context.Context, scope host.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error)
+	CreateMessage(ctx context.Context, scope host.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error)
 }
 
 // Start validates the configuration, connects to every server in parallel and
@@ -104,7 +118,7 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Client{timeout: o.CallTimeout, logger: o.Logger, servers: map[string]*server{}}
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, servers: map[string]*server{}}
 	if c.timeout <= 0 {
 		c.timeout = defaultCallTimeout
 	}

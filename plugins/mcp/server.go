@@ -51,6 +51,7 @@ type server struct {
 	closed  bool
 
 	refresh chan struct{} // tools/list_changed, coalesced
+	calls   inflight      // tools/call in flight, by scope, for the relay
 
 	proc *process // the last stdio process started; the supervisor's alone
 }
@@ -113,8 +114,9 @@ func (s *server) supervise(ctx context.Context) {
 // connect starts the server (or opens its HTTP session), initializes it and
 // lists its tools.
 func (s *server) connect(ctx context.Context) error {
-	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ClientOptions{
-		// Empty capabilities: no roots, so servers never ask for them.
+	opts := &sdk.ClientOptions{
+		// No roots, so servers never ask for them; elicitation and sampling
+		// only with a relay (relayOptions).
 		Capabilities: &sdk.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
 			select {
@@ -122,7 +124,9 @@ func (s *server) connect(ctx context.Context) error {
 			default:
 			}
 		},
-	})
+	}
+	s.relayOptions(opts)
+	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, opts)
 	var transport sdk.Transport
 	var cmd *exec.Cmd
 	switch {
@@ -315,6 +319,7 @@ func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
 		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
+			defer s.calls.begin(call.Scope)()
 			return s.call(ctx, name, call.Input)
 		},
 	}, nil

@@ -1,0 +1,77 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// inflight counts a server's calls in flight by the scope that made them, so
+// that a request the server makes of its client during a call can be
+// relayed to that scope, and only to it.
+type inflight struct {
+	mu     sync.Mutex
+	scopes map[host.Scope]int
+}
+
+func (f *inflight) begin(scope host.Scope) func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.scopes == nil {
+		f.scopes = map[host.Scope]int{}
+	}
+	f.scopes[scope]++
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.scopes[scope]--; f.scopes[scope] == 0 {
+			delete(f.scopes, scope)
+		}
+	}
+}
+
+// owner is the one scope with calls in flight. A request with none, or with
+// several, belongs to no one it could safely be shown to: one person's
+// prompt must never reach another.
+func (f *inflight) owner(server string) (host.Scope, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch len(f.scopes) {
+	case 1:
+		for s := range f.scopes {
+			return s, nil
+		}
+	case 0:
+		return host.Scope{}, fmt.Errorf("MCP server %s asked its client outside any call of a cell", server)
+	}
+	return host.Scope{}, fmt.Errorf("MCP server %s asked its client while several runs had calls in flight on it; it cannot be told whose call it belongs to", server)
+}
+
+// relayOptions are the client options that relay a server's elicitation
+// and sampling requests, with the capabilities that say so.
+func (s *server) relayOptions(o *sdk.ClientOptions) {
+	r := s.c.relay
+	if r == nil {
+		return
+	}
+	o.Capabilities.Elicitation = &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}}
+	o.Capabilities.Sampling = &sdk.SamplingCapabilities{}
+	o.ElicitationHandler = func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		scope, err := s.calls.owner(s.name)
+		if err != nil {
+			return nil, err
+		}
+		return r.Elicit(ctx, scope, req.Params)
+	}
+	o.CreateMessageHandler = func(ctx context.Context, req *sdk.CreateMessageRequest) (*sdk.CreateMessageResult, error) {
+		scope, err := s.calls.owner(s.name)
+		if err != nil {
+			return nil, err
+		}
+		return r.CreateMessage(ctx, scope, req.Params)
+	}
+}

@@ -1,0 +1,36 @@
+package mcp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// A request a server makes of its client belongs to the one scope with
+// calls in flight on it; with none, or with two, it is refused, so one
+// person's prompt never reaches another.
+func TestRelayOwner(t *testing.T) {
+	var f inflight
+	if _, err := f.owner("docs"); err == nil || !strings.Contains(err.Error(), "outside any call") {
+		t.Fatalf("no calls: %v", err)
+	}
+	a, b := host.Scope{SessionID: "a"}, host.Scope{SessionID: "b"}
+	endA1, endA2 := f.begin(a), f.begin(a)
+	if s, err := f.owner("docs"); err != nil || s != a {
+		t.Fatalf("one scope: %v %v", s, err)
+	}
+	endB := f.begin(b)
+	if _, err := f.owner("docs"); err == nil || !strings.Contains(err.Error(), "several runs") {
+		t.Fatalf("two scopes: %v", err)
+	}
+	endA1()
+	endA2()
+	if s, err := f.owner("docs"); err != nil || s != b {
+		t.Fatalf("after a's calls ended: %v %v", s, err)
+	}
+	endB()
+	if _, err := f.owner("docs"); err == nil {
+		t.Fatal("after every call ended")
+	}
+}
