@@ -120,3 +120,47 @@ func mcpOperation(src MCPSource, server, method string) *Tool {
 			return ToolResult{Details: v}, err
 		}}
 }
+
+// MCPServers names the run's MCP servers that serve resources and prompts,
+// in catalog order.
+func (run *Run) MCPServers() []string {
+	if run.catalog == nil {
+		return nil
+	}
+	var out []string
+	for _, s := range run.catalog.MCPServers() {
+		if run.owners[s.Name] != nil {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// MCPRequest runs one resource or prompt operation (an [MCPSource]'s
+// method) on a server for the model's client directly, as the MCP result.
+// The policy and hooks apply as to a cell's operation (ToolKindDirect, tool
+// id mcp:<server>:<method>); an operation the policy refused is an error.
+func (run *Run) MCPRequest(ctx context.Context, callID, server, method string, params json.RawMessage) (any, error) {
+	id := catalog.ID(catalog.SourceMCP, server, method)
+	tool := run.byID[id]
+	if _, ok := run.mcpOps[id]; !ok || tool == nil {
+		return nil, fmt.Errorf("MCP operation %s is not allowed.", id)
+	}
+	if len(params) == 0 || string(params) == "null" {
+		params = json.RawMessage("{}")
+	}
+	ev := ToolEvent{ToolKind: ToolKindDirect, ToolName: method, ToolID: id, MCPMethod: method, CallID: callID, Input: params, Scope: run.opts.Scope}
+	res, err := run.invoke(ctx, tool, &ev)
+	return res.Details, err
+}
+
+// ServesMCP reports whether the runtime has an [MCPSource], whose servers'
+// resources and prompts a server of its surface can offer.
+func (r *Runtime) ServesMCP() bool {
+	for _, s := range r.sources {
+		if _, ok := s.(MCPSource); ok {
+			return true
+		}
+	}
+	return false
+}

@@ -52,7 +52,7 @@ func (r *Relay) Elicit(ctx context.Context, scope host.Scope, params *sdk.Elicit
 	if err != nil {
 		return nil, err
 	}
-	if caps := capabilities(ss); caps == nil || caps.Elicitation == nil {
+	if caps := clientCapabilities(ss); caps == nil || caps.Elicitation == nil {
 		return nil, errors.New("the client connected to code mode does not support elicitation")
 	}
 	return ss.Elicit(ctx, params)
@@ -64,13 +64,13 @@ func (r *Relay) CreateMessage(ctx context.Context, scope host.Scope, params *sdk
 	if err != nil {
 		return nil, err
 	}
-	if caps := capabilities(ss); caps == nil || caps.Sampling == nil {
+	if caps := clientCapabilities(ss); caps == nil || caps.Sampling == nil {
 		return nil, errors.New("the client connected to code mode does not support sampling")
 	}
 	return ss.CreateMessage(ctx, params)
 }
 
-func capabilities(ss *sdk.ServerSession) *sdk.ClientCapabilities {
+func clientCapabilities(ss *sdk.ServerSession) *sdk.ClientCapabilities {
 	if p := ss.InitializeParams(); p != nil {
 		return p.Capabilities
 	}

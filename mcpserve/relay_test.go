@@ -136,3 +136,64 @@ func TestRelayWithoutTheCapability(t *testing.T) {
 		}
 	}
 }
+
+// A downstream server's resources and prompts reach the client, named after
+// their server; the policy refuses what it denies.
+func TestResourcesAndPromptsPassThrough(t *testing.T) {
+	down := sdk.NewServer(&sdk.Implementation{Name: "docs", Version: "1"}, nil)
+	down.AddResource(&sdk.Resource{URI: "memo://one", Name: "one", MIMEType: "text/plain"},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "memo://one", MIMEType: "text/plain", Text: "the memo"}}}, nil
+		})
+	down.AddPrompt(&sdk.Prompt{Name: "brief", Arguments: []*sdk.PromptArgument{{Name: "topic", Required: true}}},
+		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
+			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Brief on " + req.Params.Arguments["topic"]}}}}, nil
+		})
+	down.AddTool(&sdk.Tool{Name: "noop", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
+	ct, st := sdk.NewInMemoryTransports()
+	ss, err := down.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	c, err := mcp.Start(context.Background(), &mcp.Options{Servers: map[string]mcp.ServerConfig{"docs": {Transport: ct}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	for _, deny := range []bool{false, true} {
+		var policy host.Policy
+		if deny {
+			policy.Deny = []string{"mcp:docs:resources/read"}
+		}
+		rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{c}, Policy: policy})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rt.Close(context.Background()) })
+		cs := (&fixture{rt: rt}).stdio(t, nil)
+		ctx := context.Background()
+		rs, err := cs.ListResources(ctx, nil)
+		if err != nil || len(rs.Resources) != 1 || rs.Resources[0].Name != "docs/one" || rs.Resources[0].URI != "memo://one" {
+			t.Fatalf("resources: %v %+v", err, rs)
+		}
+		read, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "memo://one"})
+		switch {
+		case deny && (err == nil || !strings.Contains(err.Error(), "mcp:docs:resources/read is not allowed")):
+			t.Errorf("a denied read: %v", err)
+		case !deny && (err != nil || read.Contents[0].Text != "the memo"):
+			t.Errorf("read: %v %+v", err, read)
+		}
+		ps, err := cs.ListPrompts(ctx, nil)
+		if err != nil || len(ps.Prompts) != 1 || ps.Prompts[0].Name != "docs/brief" {
+			t.Fatalf("prompts: %v %+v", err, ps)
+		}
+		got, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "docs/brief", Arguments: map[string]string{"topic": "the release"}})
+		if err != nil || got.Messages[0].Content.(*sdk.TextContent).Text != "Brief on the release" {
+			t.Fatalf("prompt: %v %+v", err, got)
+		}
+	}
+}

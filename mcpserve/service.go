@@ -38,6 +38,7 @@ type service struct {
 
 	mu       sync.Mutex
 	defs     map[string]string // registered tool name -> definition JSON
+	routes   map[string]string // resource URI -> the downstream server that listed it
 	sessions map[*sdk.ServerSession]*session
 	calls    atomic.Int64
 }
@@ -46,7 +47,7 @@ func newService(rt *host.Runtime, o *Options) (*service, error) {
 	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]*session{}}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ServerOptions{
 		Logger:                    o.Logger,
-		Capabilities:              &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+		Capabilities:              capabilities(rt),
 		SupportedProtocolVersions: protocolVersions,
 	})
 	if _, err := s.sync(); err != nil {
@@ -62,10 +63,23 @@ func newService(rt *host.Runtime, o *Options) (*service, error) {
 					return nil, err
 				}
 			}
+			if res, ok, err := s.passThrough(ctx, method, req); ok {
+				return res, err
+			}
 			return next(ctx, method, req)
 		}
 	})
 	return s, nil
+}
+
+// capabilities are tools, and resources and prompts when the runtime has MCP
+// servers behind it (see passThrough).
+func capabilities(rt *host.Runtime) *sdk.ServerCapabilities {
+	c := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}}
+	if rt.ServesMCP() {
+		c.Resources, c.Prompts = &sdk.ResourceCapabilities{}, &sdk.PromptCapabilities{}
+	}
+	return c
 }
 
 // sync prepares a run and makes the server's tools match its model-visible

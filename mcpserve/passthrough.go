@@ -1,0 +1,171 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed11a79d2d/codemode/host"
+)
+
+// The downstream servers' resources and prompts are offered to the client
+// too, so they do not vanish from its UI: resources keep their URIs (with the
+// server in their names) and prompts are named <server>/<prompt>. Each
+// request is the run's MCP operation, so the policy and hooks apply.
+
+// maxRoutes bounds the resource URIs remembered to route reads.
+const maxRoutes = 10000
+
+// maxPages bounds the pages read of one server's list.
+const maxPages = 100
+
+// passThrough answers resources/list, resources/read, prompts/list and
+// prompts/get; ok is false for every other method.
+func (s *service) passThrough(ctx context.Context, method string, req sdk.Request) (res sdk.Result, ok bool, err error) {
+	switch method {
+	case "resources/list", "resources/read", "prompts/list", "prompts/get":
+	default:
+		return nil, false, nil
+	}
+	ss, _ := req.GetSession().(*sdk.ServerSession)
+	if ss == nil {
+		return nil, true, fmt.Errorf("%s: no session", method)
+	}
+	sess := s.session(ss)
+	var principal string
+	if x := req.GetExtra(); x != nil && x.TokenInfo != nil {
+		principal = x.TokenInfo.UserID
+	}
+	run, err := s.rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: principal, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}})
+	if err != nil {
+		return nil, true, err
+	}
+	callID := fmt.Sprintf("mcp_call_%d", s.calls.Add(1))
+	switch method {
+	case "resources/list":
+		res, err = s.listResources(ctx, run, callID)
+	case "resources/read":
+		p, _ := req.GetParams().(*sdk.ReadResourceParams)
+		if p == nil {
+			return nil, true, fmt.Errorf("%s: no params", method)
+		}
+		res, err = s.readResource(ctx, run, callID, p)
+	case "prompts/list":
+		res, err = s.listPrompts(ctx, run, callID)
+	default:
+		p, _ := req.GetParams().(*sdk.GetPromptParams)
+		if p == nil {
+			return nil, true, fmt.Errorf("%s: no params", method)
+		}
+		res, err = s.getPrompt(ctx, run, callID, p)
+	}
+	return res, true, err
+}
+
+// request runs one operation and decodes its MCP result into out.
+func request(ctx context.Context, run *host.Run, callID, server, method string, params, out any) error {
+	p, _ := json.Marshal(params)
+	v, err := run.MCPRequest(ctx, callID, server, method, p)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, out)
+}
+
+func (s *service) listResources(ctx context.Context, run *host.Run, callID string) (*sdk.ListResourcesResult, error) {
+	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
+	for _, server := range run.MCPServers() {
+		cursor := ""
+		for range maxPages {
+			var page sdk.ListResourcesResult
+			if err := request(ctx, run, callID, server, "resources/list", map[string]any{"cursor": cursor}, &page); err != nil {
+				s.logger.Warn("resources/list of a downstream server failed", "server", server, "error", err)
+				break
+			}
+			for _, r := range page.Resources {
+				s.route(r.URI, server)
+				r.Name = server + "/" + r.Name
+				out.Resources = append(out.Resources, r)
+			}
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// route remembers which server listed a URI.
+func (s *service) route(uri, server string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.routes == nil || len(s.routes) >= maxRoutes {
+		s.routes = map[string]string{}
+	}
+	s.routes[uri] = server
+}
+
+// readResource reads from the server that listed the URI, or else from the
+// first that has it.
+func (s *service) readResource(ctx context.Context, run *host.Run, callID string, p *sdk.ReadResourceParams) (*sdk.ReadResourceResult, error) {
+	s.mu.Lock()
+	known := s.routes[p.URI]
+	s.mu.Unlock()
+	servers := run.MCPServers()
+	if known != "" {
+		servers = append([]string{known}, servers...)
+	}
+	err := fmt.Errorf("no MCP server has the resource %s", p.URI)
+	for _, server := range servers {
+		var res sdk.ReadResourceResult
+		if e := request(ctx, run, callID, server, "resources/read", p, &res); e != nil {
+			err = e
+			continue
+		}
+		return &res, nil
+	}
+	return nil, err
+}
+
+func (s *service) listPrompts(ctx context.Context, run *host.Run, callID string) (*sdk.ListPromptsResult, error) {
+	out := &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}
+	for _, server := range run.MCPServers() {
+		cursor := ""
+		for range maxPages {
+			var page sdk.ListPromptsResult
+			if err := request(ctx, run, callID, server, "prompts/list", map[string]any{"cursor": cursor}, &page); err != nil {
+				s.logger.Warn("prompts/list of a downstream server failed", "server", server, "error", err)
+				break
+			}
+			for _, p := range page.Prompts {
+				p.Name = server + "/" + p.Name
+				out.Prompts = append(out.Prompts, p)
+			}
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func (s *service) getPrompt(ctx context.Context, run *host.Run, callID string, p *sdk.GetPromptParams) (*sdk.GetPromptResult, error) {
+	server, name, ok := strings.Cut(p.Name, "/")
+	if !ok {
+		return nil, fmt.Errorf("prompt %q: prompts are named <server>/<prompt>", p.Name)
+	}
+	q := *p
+	q.Name = name
+	var res sdk.GetPromptResult
+	if err := request(ctx, run, callID, server, "prompts/get", &q, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
