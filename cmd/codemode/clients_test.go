@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
 )
 
 // everything starts the real server-everything over streamable HTTP or SSE
@@ -110,6 +113,59 @@ func TestClientConfigFilesConnect(t *testing.T) {
 			}
 			if file == "windsurf.mcp_config.json" && slices.Contains(ids, "mcp:everything:trigger-long-running-operation") {
 				t.Error("a disabledTools tool is catalogued")
+			}
+		})
+	}
+}
+
+// init turns each client's file into a codemode one with the same servers,
+// and prints the entry that replaces them; it never overwrites a file
+// unless told to.
+func TestInit(t *testing.T) {
+	t.Setenv("API_TOKEN", "tok")
+	t.Setenv("API_KEY", "key")
+	t.Setenv("CODEMODE_INPUT_API_TOKEN", "tok")
+	entries, err := os.ReadDir("../../examples/clients")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Run(e.Name(), func(t *testing.T) {
+			data, _ := os.ReadFile(filepath.Join("../../examples/clients", e.Name()))
+			dir := filepath.Join(t.TempDir(), ".vscode")
+			os.Mkdir(dir, 0o755)
+			os.WriteFile(filepath.Join(dir, "..", ".env"), []byte("LEVEL=debug\n"), 0o644)
+			src := filepath.Join(dir, e.Name())
+			os.WriteFile(src, data, 0o644)
+			stdout, stderr, code := cli(t, "", "init", src)
+			if code != 0 || !strings.Contains(stdout, "replace them with this one entry") {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			var entry map[string]map[string]struct {
+				Command string
+				Args    []string
+			}
+			if err := json.Unmarshal([]byte(stdout[strings.Index(stdout, "{"):]), &entry); err != nil {
+				t.Fatalf("%v\n%s", err, stdout)
+			}
+			for _, servers := range entry {
+				if args := servers["codemode"].Args; len(args) != 3 || args[0] != "serve" || args[2] != filepath.Join(dir, "codemode.json5") {
+					t.Errorf("entry %+v", servers)
+				}
+			}
+			was, err := config.Load(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now, err := config.Load(filepath.Join(dir, "codemode.json5"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(now.MCPServers, was.MCPServers) || string(now.CodeMode) != "true" {
+				t.Errorf("servers\n got %+v\nwant %+v", now.MCPServers, was.MCPServers)
+			}
+			if _, _, code := cli(t, "", "init", src); code != exitUsage {
+				t.Errorf("a second init overwrote the file: exit %d", code)
 			}
 		})
 	}

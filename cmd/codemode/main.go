@@ -47,6 +47,7 @@ Usage:
   codemode exec [FILE | -] [-e CODE] [--lang javascript|typescript] [--config FILE] [--once] [--trace] [--engine NAME]
   codemode catalog [--config FILE] [--json] [--search QUERY] [--dts]
   codemode serve [--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]
+  codemode init CLIENT_CONFIG [--out FILE] [--force]
   codemode conformance [--engine NAME] [--json]
   codemode version [--engine NAME]
 
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return serveCommand(ctx, rest, stdin, stdout, stderr)
 	case "version":
 		return versionCommand(ctx, rest, stdout, stderr)
+	case "init":
+		return initCommand(rest, stdout, stderr)
 	case "conformance":
 		return conformanceCommand(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
