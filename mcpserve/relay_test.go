@@ -3,7 +3,6 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"strings"
 	"testing"
 
@@ -49,11 +48,9 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 	return mcp.ServerConfig{Transport: ct}
 }
 
-// A downstream server's elicitation and sampling requests reach the client
-// whose cell made the call, and the answers reach the server; a client
-// without the capability is named in the server's error.
-func TestRelayElicitationAndSampling(t *testing.T) {
-	relay := &Relay{}
+// relayRuntime is a runtime whose one MCP server, down, asks its client,
+// through relay.
+func relayRuntime(t *testing.T, relay *Relay) *host.Runtime {
 	c, err := mcp.Start(context.Background(), &mcp.Options{Servers: map[string]mcp.ServerConfig{"down": askingServer(t)}, Relay: relay})
 	if err != nil {
 		t.Fatal(err)
@@ -64,14 +61,17 @@ func TestRelayElicitationAndSampling(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(context.Background(), rt, &Options{In: sr, Out: sw, Relay: relay, Logger: testLogger(t)})
-	}()
+	return rt
+}
+
+// A downstream server's elicitation and sampling requests reach the client
+// whose cell made the call, and the answers reach the server; a client
+// without the capability is named in the server's error.
+func TestRelayElicitationAndSampling(t *testing.T) {
+	relay := &Relay{}
+	rt := relayRuntime(t, relay)
 	var asked []string
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "person", Version: "1"}, &sdk.ClientOptions{
+	cs := servePipes(t, rt, Options{Relay: relay}, &sdk.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			asked = append(asked, req.Params.Message)
 			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
@@ -80,13 +80,6 @@ func TestRelayElicitationAndSampling(t *testing.T) {
 			asked = append(asked, req.Params.Messages[0].Content.(*sdk.TextContent).Text)
 			return &sdk.CreateMessageResult{Model: "the-client-model", Role: "assistant", Content: &sdk.TextContent{Text: "It shipped."}}, nil
 		},
-	}).Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		<-done
 	})
 	_, r := call(t, context.Background(), cs, "exec", map[string]string{"code": `
 		const a = await MCP.down.ask({}), s = await MCP.down.summarize({});
@@ -105,27 +98,8 @@ func TestRelayElicitationAndSampling(t *testing.T) {
 // cell sees the server's error.
 func TestRelayWithoutTheCapability(t *testing.T) {
 	relay := &Relay{}
-	c, err := mcp.Start(context.Background(), &mcp.Options{Servers: map[string]mcp.ServerConfig{"down": askingServer(t)}, Relay: relay})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{c}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close(context.Background()) })
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(context.Background(), rt, &Options{In: sr, Out: sw, Relay: relay, Logger: testLogger(t)})
-	}()
-	cs := connect(t, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
-	t.Cleanup(func() {
-		cs.Close()
-		<-done
-	})
+	rt := relayRuntime(t, relay)
+	cs := servePipes(t, rt, Options{Relay: relay}, &sdk.ClientOptions{})
 	_, r := call(t, context.Background(), cs, "exec", map[string]string{"code": `
 		const a = await MCP.down.ask({}), s = await MCP.down.summarize({});
 		return [a.isError, a.content[0].text, s.content[0].text];`})

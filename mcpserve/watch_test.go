@@ -97,15 +97,7 @@ func TestPassThroughKeepsEveryField(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	cr, sw := io.Pipe()
-	sr, cw := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- Serve(context.Background(), rt, &Options{In: sr, Out: sw, Logger: logs.logger()}) }()
-	cs := connect(t, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
-	t.Cleanup(func() {
-		cs.Close()
-		<-done
-	})
+	cs := servePipes(t, rt, Options{Logger: logs.logger()}, &sdk.ClientOptions{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -144,3 +136,26 @@ func (l *syncLog) String() string {
 }
 
 func (l *syncLog) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l, nil)) }
+
+// servePipes serves rt over in-process pipes with o (In and Out are its
+// own) and connects a client with copts as given.
+func servePipes(t testing.TB, rt *host.Runtime, o Options, copts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	o.In, o.Out = sr, sw
+	if o.Logger == nil {
+		o.Logger = testLogger(t)
+	}
+	done := make(chan error, 1)
+	go func() { done <- Serve(context.Background(), rt, &o) }()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts).Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		<-done
+	})
+	return cs
+}
