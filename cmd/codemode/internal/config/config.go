@@ -110,6 +110,7 @@ func Parse(path string, data []byte) (*File, error) {
 	if d.err != nil {
 		return nil, d.err
 	}
+	f.Deny = append(f.Deny, d.disabledTools...)
 	if f.CodeMode == nil && len(f.MCPServers) > 0 {
 		// A file that names servers is one pasted from an MCP client, and
 		// code mode is what the codemode command is for.
@@ -206,6 +207,9 @@ type decoder struct {
 	f   *File
 	x   *expander
 	err error
+	// disabledTools are Windsurf's, by id: added to tools.deny wherever that
+	// is in the file.
+	disabledTools []string
 }
 
 // expand expands the variables of a string value in place.
@@ -488,7 +492,7 @@ func (d *decoder) mcpServers(n *Node, field string) {
 				var tools []string
 				d.strings(v, f, &tools)
 				for _, t := range tools {
-					d.f.Deny = append(d.f.Deny, "mcp:"+m.Key+":"+t)
+					d.disabledTools = append(d.disabledTools, "mcp:"+m.Key+":"+t)
 				}
 			},
 			// Keys of other clients that mean nothing here.

@@ -159,3 +159,14 @@ func TestSplitField(t *testing.T) {
 		t.Errorf("splitField = %q, want %q", got, want)
 	}
 }
+
+// Windsurf's disabledTools join tools.deny wherever that is in the file.
+func TestDisabledToolsJoinDeny(t *testing.T) {
+	f, err := Parse("w.json", []byte(`{mcpServers: {w: {command: "x", disabledTools: ["a"]}}, tools: {deny: ["b"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.Deny, []string{"b", "mcp:w:a"}) {
+		t.Errorf("Deny = %q", f.Deny)
+	}
+}
