@@ -141,15 +141,11 @@ func (run *Run) MCPServers() []string {
 // The policy and hooks apply as to a cell's operation (ToolKindDirect, tool
 // id mcp:<server>:<method>); an operation the policy refused is an error.
 func (run *Run) MCPRequest(ctx context.Context, callID, server, method string, params json.RawMessage) (any, error) {
-	id := catalog.ID(catalog.SourceMCP, server, method)
-	tool := run.byID[id]
-	if _, ok := run.mcpOps[id]; !ok || tool == nil {
-		return nil, fmt.Errorf("MCP operation %s is not allowed.", id)
+	tool, id, err := run.operation(server, method)
+	if err != nil {
+		return nil, err
 	}
-	if len(params) == 0 || string(params) == "null" {
-		params = json.RawMessage("{}")
-	}
-	ev := ToolEvent{ToolKind: ToolKindDirect, ToolName: method, ToolID: id, MCPMethod: method, CallID: callID, Input: params, Scope: run.opts.Scope}
+	ev := ToolEvent{ToolKind: ToolKindDirect, ToolName: method, ToolID: id, MCPMethod: method, CallID: callID, Input: orEmpty(params), Scope: run.opts.Scope}
 	res, err := run.invoke(ctx, tool, &ev)
 	return res.Details, err
 }

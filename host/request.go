@@ -140,10 +140,7 @@ func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	if len(input) == 0 || string(input) == "null" {
-		input = json.RawMessage("{}")
-	}
-	req.entry, req.id, req.name, req.input, req.replaySafe = e, e.ID, e.Name, input, e.ReplaySafe
+	req.entry, req.id, req.name, req.input, req.replaySafe = e, e.ID, e.Name, orEmpty(input), e.ReplaySafe
 	return run.executable(req)
 }
 
@@ -177,9 +174,7 @@ func (run *Run) resolveMCP(req *request, a bridgeArgs) error {
 		}
 	}
 	var args map[string]json.RawMessage
-	if len(a.Input) == 0 || string(a.Input) == "null" {
-		args = map[string]json.RawMessage{}
-	} else if json.Unmarshal(a.Input, &args) != nil || args == nil {
+	if json.Unmarshal(orEmpty(a.Input), &args) != nil || args == nil {
 		return errors.New("MCP namespace tools accept one object argument.")
 	}
 	for _, d := range tool.Defaults {
@@ -233,26 +228,42 @@ func (run *Run) mcpMissing(server, name string) error {
 // prompts.list/get: an operation the policy refused fails here, before any
 // hook or the server sees it.
 func (run *Run) resolveOperation(req *request, a bridgeArgs) error {
-	if !isMCPMethod(a.Method) {
-		return fmt.Errorf("unsupported MCP method %q", a.Method)
-	}
 	var server string
 	if a.Server != nil {
 		server = *a.Server
 	}
 	name, ok := run.mcpServers[server]
-	if !ok {
+	if !ok && isMCPMethod(a.Method) {
 		return fmt.Errorf("Unknown MCP server: %s", server)
 	}
-	req.id = catalog.ID(catalog.SourceMCP, name, a.Method)
-	if _, ok := run.mcpOps[req.id]; !ok {
-		return fmt.Errorf("MCP operation %s is not allowed in this run.", req.id)
+	tool, id, err := run.operation(name, a.Method)
+	if err != nil {
+		return err
 	}
-	req.name, req.input = a.Method, a.Params
-	if len(req.input) == 0 || string(req.input) == "null" {
-		req.input = json.RawMessage("{}")
+	req.tool, req.id, req.name, req.input = tool, id, a.Method, orEmpty(a.Params)
+	return nil
+}
+
+// operation is the executor and id of a server's resource or prompt
+// operation, when the policy keeps it.
+func (run *Run) operation(server, method string) (*Tool, string, error) {
+	if !isMCPMethod(method) {
+		return nil, "", fmt.Errorf("unsupported MCP method %q", method)
 	}
-	return run.executable(req)
+	id := catalog.ID(catalog.SourceMCP, server, method)
+	tool := run.byID[id]
+	if _, ok := run.mcpOps[id]; !ok || tool == nil || tool.Execute == nil {
+		return nil, id, fmt.Errorf("MCP operation %s is not allowed in this run.", id)
+	}
+	return tool, id, nil
+}
+
+// orEmpty is an input the guest or client left out (absent or null) as {}.
+func orEmpty(input json.RawMessage) json.RawMessage {
+	if len(input) == 0 || string(input) == "null" {
+		return json.RawMessage("{}")
+	}
+	return input
 }
 
 // apiRead answers API.read, encoding each file once per table: a cell that

@@ -82,24 +82,33 @@ func request(ctx context.Context, run *host.Run, callID, server, method string, 
 func (s *service) listResources(ctx context.Context, run *host.Run, callID string) (*sdk.ListResourcesResult, error) {
 	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
 	for _, server := range run.MCPServers() {
-		cursor := ""
-		for range maxPages {
-			var page sdk.ListResourcesResult
-			if err := request(ctx, run, callID, server, "resources/list", map[string]any{"cursor": cursor}, &page); err != nil {
-				s.logger.Warn("resources/list of a downstream server failed", "server", server, "error", err)
-				break
-			}
+		pages(ctx, s, run, callID, server, "resources/list", func(page *sdk.ListResourcesResult) string {
 			for _, r := range page.Resources {
 				s.route(r.URI, server)
 				r.Name = server + "/" + r.Name
 				out.Resources = append(out.Resources, r)
 			}
-			if cursor = page.NextCursor; cursor == "" {
-				break
-			}
-		}
+			return page.NextCursor
+		})
 	}
 	return out, nil
+}
+
+// pages reads every page of one server's list (at most maxPages); visit
+// takes each page and returns its next cursor. A failure ends that server's
+// list with a warning: the other servers' entries are still worth showing.
+func pages[P any](ctx context.Context, s *service, run *host.Run, callID, server, method string, visit func(*P) string) {
+	cursor := ""
+	for range maxPages {
+		var page P
+		if err := request(ctx, run, callID, server, method, map[string]any{"cursor": cursor}, &page); err != nil {
+			s.logger.Warn(method+" of a downstream server failed", "server", server, "error", err)
+			return
+		}
+		if cursor = visit(&page); cursor == "" {
+			return
+		}
+	}
 }
 
 // route remembers which server listed a URI.
@@ -137,21 +146,13 @@ func (s *service) readResource(ctx context.Context, run *host.Run, callID string
 func (s *service) listPrompts(ctx context.Context, run *host.Run, callID string) (*sdk.ListPromptsResult, error) {
 	out := &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}
 	for _, server := range run.MCPServers() {
-		cursor := ""
-		for range maxPages {
-			var page sdk.ListPromptsResult
-			if err := request(ctx, run, callID, server, "prompts/list", map[string]any{"cursor": cursor}, &page); err != nil {
-				s.logger.Warn("prompts/list of a downstream server failed", "server", server, "error", err)
-				break
-			}
+		pages(ctx, s, run, callID, server, "prompts/list", func(page *sdk.ListPromptsResult) string {
 			for _, p := range page.Prompts {
 				p.Name = server + "/" + p.Name
 				out.Prompts = append(out.Prompts, p)
 			}
-			if cursor = page.NextCursor; cursor == "" {
-				break
-			}
-		}
+			return page.NextCursor
+		})
 	}
 	return out, nil
 }
