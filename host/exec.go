@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -163,23 +164,18 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 // host work in flight (nested calls, catalog reads, store, load) and
 // refusals not yet delivered into the cell. Timers and yields have bounds
 // of their own.
-func (st *state) undelivered() int {
-	n := 0
-	for _, pc := range st.pending {
-		if pc.kind == kindCall || pc.kind == kindLocal {
-			n++
-		}
-	}
-	return n
-}
+func (st *state) undelivered() int { return st.pendingOf(kindCall, kindLocal) }
 
-// callsInFlight counts the pending host work that bounds a run's
-// concurrency and keeps a returned cell from completing: nested calls,
-// store and load. Timers are not among them: a cell's return ends them.
-func (st *state) callsInFlight() int {
+// callsInFlight counts the pending host work that keeps a returned cell from
+// completing: nested calls, catalog reads, store and load. Timers are not
+// among them: a cell's return ends them.
+func (st *state) callsInFlight() int { return st.pendingOf(kindCall) }
+
+// pendingOf counts the pending requests of the given kinds.
+func (st *state) pendingOf(kinds ...callKind) int {
 	n := 0
 	for _, pc := range st.pending {
-		if pc.kind == kindCall {
+		if slices.Contains(kinds, pc.kind) {
 			n++
 		}
 	}

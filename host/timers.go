@@ -122,15 +122,7 @@ func (st *state) clearTimer(payload string) (abi.Ticket, error) {
 // pendingTimers counts timers whose settlement is not yet delivered, fired
 // or not: the bound on them is what keeps the run's done channel from
 // filling, so a timer cleared after it fired counts until it is delivered.
-func (st *state) pendingTimers() int {
-	n := 0
-	for _, pc := range st.pending {
-		if pc.kind == kindTimer {
-			n++
-		}
-	}
-	return n
-}
+func (st *state) pendingTimers() int { return st.pendingOf(kindTimer) }
 
 // endTimers ends every pending timer once the cell has returned: none may
 // fire into a finished cell, or keep it alive beside calls still in flight.
