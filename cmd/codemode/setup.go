@@ -167,8 +167,12 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("%w: %s: mcpServers.%s: the demo plugin's docs server has this name; rename the server or turn the demo plugin off",
 				errConfig, e.file.Pos("mcpServers."+s.Name), s.Name)
 		}
+		oauth, err := serverOAuth(s)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", errConfig, err)
+		}
 		mcpServers[s.Name] = mcp.ServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
-			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly}
+			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly, OAuth: oauth}
 	}
 	if len(mcpServers) > 0 {
 		o := &mcp.Options{Servers: mcpServers, Logger: logger}

@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
@@ -54,6 +55,9 @@ type ServerConfig struct {
 	// in-memory pair) used instead of Command or URL. It is connected once: a
 	// server behind it that goes away is not restarted.
 	Transport sdk.Transport
+	// OAuth, when set, authorizes to a streamable HTTP server that asks for
+	// it; see [OAuth].
+	OAuth *OAuth
 }
 
 // Options configure [Start]. A nil *Options means no servers.
@@ -132,10 +136,25 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 		c.names = append(c.names, name)
 	}
 	slices.Sort(c.names)
+	handlers := map[string]auth.OAuthHandler{}
+	for _, name := range c.names {
+		cfg := o.Servers[name]
+		if cfg.OAuth == nil {
+			continue
+		}
+		redirect, err := redirectURL(cfg.OAuth.RedirectPort)
+		if err == nil {
+			handlers[name], err = oauthHandler(name, cfg.OAuth, redirect, c.logger.With("server", name))
+		}
+		if err != nil {
+			return nil, fmt.Errorf("configure MCP server %q: %w", name, err)
+		}
+	}
 	life, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	for _, name := range c.names {
 		s := newServer(c, name, o.Servers[name])
+		s.oauth = handlers[name]
 		c.servers[name] = s
 		c.wg.Add(1)
 		go func() {
@@ -177,6 +196,9 @@ func validate(name string, cfg ServerConfig) error {
 	}
 	if cfg.SSE && cfg.URL == "" {
 		return fmt.Errorf("configure MCP server %q: sse needs a url", name)
+	}
+	if cfg.OAuth != nil && (cfg.URL == "" || cfg.SSE) {
+		return fmt.Errorf("configure MCP server %q: oauth applies only to a streamable HTTP url", name)
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
@@ -53,7 +54,8 @@ type server struct {
 	refresh chan struct{} // tools/list_changed, coalesced
 	calls   inflight      // tools/call in flight, by scope, for the relay
 
-	proc *process // the last stdio process started; the supervisor's alone
+	proc  *process          // the last stdio process started; the supervisor's alone
+	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
 }
 
 func newServer(c *Client, name string, cfg ServerConfig) *server {
@@ -137,13 +139,18 @@ func (s *server) connect(ctx context.Context) error {
 			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}}}
 	case s.cfg.URL != "":
 		transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, MaxRetries: 2,
-			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}}
+			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}, OAuthHandler: s.oauth}
 	default:
 		s.proc = newProcess(s.cfg, s.log())
 		cmd = s.proc.cmd
 		transport = &stdioTransport{proc: s.proc, logger: s.log()}
 	}
-	cctx, cancel := context.WithTimeout(ctx, s.c.timeout)
+	timeout := s.c.timeout
+	if s.oauth != nil && s.cfg.OAuth.Visit != nil {
+		// A person may be signing in in a browser.
+		timeout = max(timeout, authorizeWait)
+	}
+	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	session, err := client.Connect(cctx, transport, &sdk.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {

@@ -67,6 +67,8 @@ type MCPServer struct {
 	SSE bool
 	// DirectOnly names tools of this server that stay visible to the model.
 	DirectOnly []string
+	// OAuth is the oauth key; nil when absent.
+	OAuth *OAuth
 }
 
 // Error is a configuration value that cannot be used. Field is the dotted
@@ -481,6 +483,7 @@ func (d *decoder) mcpServers(n *Node, field string) {
 			"serverUrl":  url, // Windsurf
 			"headers":    func(v *Node, f string) { urlOnly = true; d.expandedMap(v, f, &s.Headers) },
 			"directOnly": func(v *Node, f string) { d.strings(v, f, &s.DirectOnly) },
+			"oauth":      func(v *Node, f string) { urlOnly = true; d.oauth(v, f, &s) },
 			"disabled": func(v *Node, f string) { // Cline, Windsurf
 				if v.Kind != Bool {
 					d.fail(v, f, "must be a boolean, not %s", article(v.Kind))
@@ -517,7 +520,9 @@ func (d *decoder) mcpServers(n *Node, field string) {
 		case s.Command == "" && commandOnly:
 			d.fail(m.Value, sub, "args, env, envFile and cwd apply only to a command")
 		case s.URL == "" && urlOnly:
-			d.fail(m.Value, sub, "headers apply only to a url")
+			d.fail(m.Value, sub, "headers and oauth apply only to a url")
+		case s.OAuth != nil && !s.OAuth.Off && sse:
+			d.fail(m.Value, sub, "oauth applies only to a streamable HTTP url, not to \"sse\"")
 		}
 		if d.err != nil {
 			return
