@@ -121,7 +121,15 @@ func TestParseErrors(t *testing.T) {
 		{"unanswered input", "{inputs: [{id: 'api-key', description: 'Your key'}], servers: {a: {command: 'x', args: ['${input:api-key}']}}}", `servers.a.args[0]: ${input:api-key}: set CODEMODE_INPUT_API_KEY to answer it (VS Code would ask: "Your key")`},
 		{"one name twice", "{servers: {a: {command: 'x'}}, mcpServers: {a: {command: 'y'}}}", `mcpServers.a: a server of this name is already configured`},
 		{"server type mismatch", "{mcpServers: {a: {url: 'x', type: 'stdio'}}}", `mcpServers.a.type: "stdio" needs a command`},
-		{"headers without url", "{mcpServers: {a: {command: 'x', headers: {}}}}", "headers apply only to a url"},
+		{"headers without url", "{mcpServers: {a: {command: 'x', headers: {}}}}", "headers and oauth apply only to a url"},
+		{"oauth without url", "{mcpServers: {a: {command: 'x', oauth: false}}}", "headers and oauth apply only to a url"},
+		{"oauth on sse", "{mcpServers: {a: {url: 'x', type: 'sse', oauth: {}}}}", `oauth applies only to a streamable HTTP url, not to "sse"`},
+		{"oauth grant", "{mcpServers: {a: {url: 'x', oauth: {grant: 'password'}}}}", `mcpServers.a.oauth.grant: must be "authorization_code" or "client_credentials", not "password"`},
+		{"oauth client credentials", "{mcpServers: {a: {url: 'x', oauth: {grant: 'client_credentials', clientId: 'c'}}}}", `"client_credentials" needs clientId and clientSecret`},
+		{"oauth secret alone", "{mcpServers: {a: {url: 'x', oauth: {clientSecret: 's'}}}}", "mcpServers.a.oauth: clientSecret needs clientId"},
+		{"oauth port", "{mcpServers: {a: {url: 'x', oauth: {redirectPort: 70000}}}}", "mcpServers.a.oauth.redirectPort: must be a port number from 1 to 65535"},
+		{"oauth authorize", "{mcpServers: {a: {url: 'x', oauth: {authorize: 'popup'}}}}", `must be "browser", "print" or "follow", not "popup"`},
+		{"oauth secret variable", "{mcpServers: {a: {url: 'x', oauth: {clientId: 'c', clientSecret: '${CODEMODE_TEST_UNSET_SECRET}'}}}}", "mcpServers.a.oauth.clientSecret: "},
 		{"args without command", "{mcpServers: {a: {url: 'x', args: []}}}", "args, env, envFile and cwd apply only to a command"},
 		{"dotted server name", "{mcpServers: {'a.b': {url: 'x', cwd: '/'}}}", `mcpServers["a.b"]: args, env, envFile and cwd`},
 	}
@@ -136,6 +144,29 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("Parse(%q) = %q, want %q", c.in, err, c.want)
 			}
 		})
+	}
+}
+
+func TestParseOAuth(t *testing.T) {
+	t.Setenv("CODEMODE_TEST_SECRET", "s3")
+	f, err := Parse("o.json", []byte(`{"mcpServers": {
+		"a": {"url": "http://x/mcp", "oauth": {"clientId": "c", "clientSecret": "${CODEMODE_TEST_SECRET}", "grant": "client_credentials",
+			"scopes": ["read"], "redirectPort": 33418, "authorize": "follow", "clientMetadataUrl": "https://x/c.json"}},
+		"b": {"url": "http://x/mcp", "oauth": false},
+		"c": {"url": "http://x/mcp"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*OAuth{
+		{ClientID: "c", ClientSecret: "s3", ClientMetadataURL: "https://x/c.json", ClientCredentials: true,
+			Scopes: []string{"read"}, RedirectPort: 33418, Authorize: "follow"},
+		{Off: true},
+		nil,
+	}
+	for i, s := range f.MCPServers {
+		if !reflect.DeepEqual(s.OAuth, want[i]) {
+			t.Errorf("%s: OAuth = %+v, want %+v", s.Name, s.OAuth, want[i])
+		}
 	}
 }
 
