@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,26 +30,26 @@ func (r *Relay) bind(s *service) {
 
 // session finds the MCP session of a run's scope: scopes name sessions by
 // the id the service minted for them.
-func (r *Relay) session(scope host.Scope) (*sdk.ServerSession, error) {
+func (r *Relay) session(scope host.Scope) (*sdk.ServerSession, *session, error) {
 	r.mu.Lock()
 	s := r.s
 	r.mu.Unlock()
 	if s == nil {
-		return nil, errors.New("code mode is not serving a client yet")
+		return nil, nil, errors.New("code mode is not serving a client yet")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for ss, sess := range s.sessions {
 		if sess.id == scope.SessionID {
-			return ss, nil
+			return ss, sess, nil
 		}
 	}
-	return nil, errors.New("the client session of this call has ended")
+	return nil, nil, errors.New("the client session of this call has ended")
 }
 
 // Elicit asks the session's client to elicit input from its user.
 func (r *Relay) Elicit(ctx context.Context, scope host.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error) {
-	ss, err := r.session(scope)
+	ss, _, err := r.session(scope)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +61,7 @@ func (r *Relay) Elicit(ctx context.Context, scope host.Scope, params *sdk.Elicit
 
 // CreateMessage asks the session's client to sample its model.
 func (r *Relay) CreateMessage(ctx context.Context, scope host.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
-	ss, err := r.session(scope)
+	ss, _, err := r.session(scope)
 	if err != nil {
 		return nil, err
 	}
@@ -75,4 +76,37 @@ func clientCapabilities(ss *sdk.ServerSession) *sdk.ClientCapabilities {
 		return p.Capabilities
 	}
 	return nil
+}
+
+// Progress passes a downstream call's progress on as progress of the
+// session's exec and wait calls that asked for progress, named by server.
+func (r *Relay) Progress(_ context.Context, scope host.Scope, server string, params *sdk.ProgressNotificationParams) {
+	_, sess, err := r.session(scope)
+	if err != nil {
+		return
+	}
+	msg := params.Message
+	if msg == "" {
+		msg = fmt.Sprintf("%g", params.Progress)
+		if params.Total > 0 {
+			msg += fmt.Sprintf(" of %g", params.Total)
+		}
+	}
+	for _, p := range sess.progressing() {
+		p.send(server + ": " + msg)
+	}
+}
+
+// Log passes a downstream log message on to the session's client, its
+// logger named by server; the client's logging level applies.
+func (r *Relay) Log(ctx context.Context, scope host.Scope, server string, params *sdk.LoggingMessageParams) {
+	ss, _, err := r.session(scope)
+	if err != nil {
+		return
+	}
+	logger := server
+	if params.Logger != "" {
+		logger += "/" + params.Logger
+	}
+	ss.Log(ctx, &sdk.LoggingMessageParams{Level: params.Level, Logger: logger, Data: params.Data})
 }

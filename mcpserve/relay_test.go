@@ -3,8 +3,11 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,7 +17,12 @@ import (
 
 // askingServer is a downstream server whose tools ask its client: ask
 // elicits a name, summarize samples a model.
-func askingServer(t *testing.T) mcp.ServerConfig {
+func askingServer(t *testing.T) mcp.ServerConfig { return reportingServer(t, nil) }
+
+// reportingServer is askingServer whose report tool, after its progress and
+// log messages, waits until seen is closed: a notification that comes after
+// its call ended is rightly dropped, so the test must keep the call open.
+func reportingServer(t *testing.T, seen <-chan struct{}) mcp.ServerConfig {
 	s := sdk.NewServer(&sdk.Implementation{Name: "asking", Version: "1"}, nil)
 	reply := func(v any, err error) (*sdk.CallToolResult, error) {
 		if err != nil {
@@ -39,6 +47,20 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 		}
 		return reply(map[string]any{"model": res.Model, "text": res.Content.(*sdk.TextContent).Text}, nil)
 	})
+	s.AddTool(&sdk.Tool{Name: "report", InputSchema: obj}, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "halfway"})
+		}
+		req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "info", Logger: "copier", Data: "copied 3 files"})
+		req.Session.Log(ctx, &sdk.LoggingMessageParams{Level: "debug", Data: "too fine to pass"})
+		if seen != nil {
+			select {
+			case <-seen:
+			case <-ctx.Done():
+			}
+		}
+		return reply(map[string]any{"done": true}, nil)
+	})
 	ct, st := sdk.NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st, nil)
 	if err != nil {
@@ -51,7 +73,11 @@ func askingServer(t *testing.T) mcp.ServerConfig {
 // relayRuntime is a runtime whose one MCP server, down, asks its client,
 // through relay.
 func relayRuntime(t *testing.T, relay *Relay) *host.Runtime {
-	c, err := mcp.Start(context.Background(), &mcp.Options{Servers: map[string]mcp.ServerConfig{"down": askingServer(t)}, Relay: relay})
+	return relayRuntimeOf(t, relay, askingServer(t))
+}
+
+func relayRuntimeOf(t *testing.T, relay *Relay, down mcp.ServerConfig) *host.Runtime {
+	c, err := mcp.Start(context.Background(), &mcp.Options{Servers: map[string]mcp.ServerConfig{"down": down}, Relay: relay})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +118,61 @@ func TestRelayElicitationAndSampling(t *testing.T) {
 		t.Errorf("the client was asked %q", asked)
 	}
 
+}
+
+// A downstream call's progress reaches the exec call that made it, and its
+// log messages the same client, named by server; below the level the
+// downstream was asked for, nothing passes.
+func TestRelayProgressAndLogging(t *testing.T) {
+	relay := &Relay{}
+	seen := make(chan struct{})
+	rt := relayRuntimeOf(t, relay, reportingServer(t, seen))
+	var mu sync.Mutex
+	var progress, logs []string
+	both := func() {
+		if len(progress) > 0 && len(logs) > 0 {
+			select {
+			case <-seen:
+			default:
+				close(seen)
+			}
+		}
+	}
+	cs := servePipes(t, rt, Options{Relay: relay}, &sdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.HasPrefix(req.Params.Message, "down:") { // not the heartbeat
+				progress = append(progress, req.Params.Message)
+				both()
+			}
+		},
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			logs = append(logs, fmt.Sprintf("%s %s %v", req.Params.Level, req.Params.Logger, req.Params.Data))
+			both()
+		},
+	})
+	if err := cs.SetLoggingLevel(context.Background(), &sdk.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	params := &sdk.CallToolParams{Name: "exec", Arguments: map[string]string{"code": `return (await MCP.down.report({})).structuredContent`}}
+	params.SetProgressToken("upstream-1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(progress, "|"); got != "down: halfway" {
+		t.Errorf("progress %q (result %s)", got, contentText(res))
+	}
+	if got := strings.Join(logs, "|"); got != "info down/copier copied 3 files" {
+		t.Errorf("log messages %q", got)
+	}
 }
 
 // A client that declared neither capability: the server hears why, and the

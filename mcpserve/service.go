@@ -156,6 +156,38 @@ type session struct {
 	// Run whose exec started it: the only handle that can abort that run
 	// when a later result of it cannot be sent.
 	parked map[string]*host.Run
+
+	mu     sync.Mutex
+	active map[*progress]bool // exec and wait calls in flight with a progress token
+}
+
+// track adds a call's progress to the session's until the returned
+// function is called.
+func (s *session) track(p *progress) func() {
+	if p.token == nil {
+		return func() {}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active == nil {
+		s.active = map[*progress]bool{}
+	}
+	s.active[p] = true
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(s.active, p)
+	}
+}
+
+func (s *session) progressing() []*progress {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*progress, 0, len(s.active))
+	for p := range s.active {
+		out = append(out, p)
+	}
+	return out
 }
 
 // maxTracked bounds a session's parked map. The host parks at most 16 runs
@@ -206,6 +238,7 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		p := newProgress(ctx, req)
 		defer p.stop()
 		sess := s.session(req.Session)
+		defer sess.track(p)()
 		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: p.nested})
 		if err != nil {
 			return errorResult("code mode run unavailable: " + err.Error()), nil

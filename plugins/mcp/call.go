@@ -16,14 +16,20 @@ import (
 // call runs tools/call. A result with isError is a value (the guest's promise
 // resolves with it); a JSON-RPC error, a timeout or a lost connection is a Go
 // error (the guest's promise rejects).
-func (s *server) call(ctx context.Context, tool string, input json.RawMessage) (host.ToolResult, error) {
+// With a relay, the call carries progress, a token naming the call, so that
+// the server's progress notifications reach the client the call is for.
+func (s *server) call(ctx context.Context, tool, progress string, input json.RawMessage) (host.ToolResult, error) {
 	session, err := s.current()
 	if err != nil {
 		return host.ToolResult{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.c.timeout)
 	defer cancel()
-	res, err := session.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: arguments(input)})
+	params := &sdk.CallToolParams{Name: tool, Arguments: arguments(input)}
+	if s.c.relay != nil {
+		params.SetProgressToken(progress)
+	}
+	res, err := session.CallTool(ctx, params)
 	if err != nil {
 		return host.ToolResult{}, s.callError(ctx, session, "tool "+tool, err)
 	}

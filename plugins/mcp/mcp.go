@@ -106,9 +106,14 @@ type Client struct {
 
 // Relay answers servers' requests of their client for the scope whose cell
 // made the call they belong to; see [Options] Relay.
+// Progress and Log pass on a server's notifications for a call of scope:
+// its progress, and its log messages (servers that log are asked for info
+// and above).
 type Relay interface {
 	Elicit(ctx context.Context, scope host.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error)
 	CreateMessage(ctx context.Context, scope host.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error)
+	Progress(ctx context.Context, scope host.Scope, server string, params *sdk.ProgressNotificationParams)
+	Log(ctx context.Context, scope host.Scope, server string, params *sdk.LoggingMessageParams)
 }
 
 // Start validates the configuration, connects to every server in parallel and

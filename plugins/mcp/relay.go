@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -12,26 +13,47 @@ import (
 
 // inflight counts a server's calls in flight by the scope that made them, so
 // that a request the server makes of its client during a call can be
-// relayed to that scope, and only to it.
+// relayed to that scope, and only to it; each call's progress token names
+// its scope too.
 type inflight struct {
 	mu     sync.Mutex
 	scopes map[host.Scope]int
+	tokens map[string]host.Scope
+	seq    uint64
 }
 
-func (f *inflight) begin(scope host.Scope) func() {
+// begin records a call of scope and returns its progress token and the
+// function that ends it.
+func (f *inflight) begin(scope host.Scope) (string, func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.scopes == nil {
-		f.scopes = map[host.Scope]int{}
+		f.scopes, f.tokens = map[host.Scope]int{}, map[string]host.Scope{}
 	}
 	f.scopes[scope]++
-	return func() {
+	f.seq++
+	token := "codemode-" + strconv.FormatUint(f.seq, 10)
+	f.tokens[token] = scope
+	return token, func() {
 		f.mu.Lock()
 		defer f.mu.Unlock()
+		delete(f.tokens, token)
 		if f.scopes[scope]--; f.scopes[scope] == 0 {
 			delete(f.scopes, scope)
 		}
 	}
+}
+
+// byToken is the scope of the call a progress token was given to.
+func (f *inflight) byToken(token any) (host.Scope, bool) {
+	t, ok := token.(string)
+	if !ok {
+		return host.Scope{}, false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	scope, ok := f.tokens[t]
+	return scope, ok
 }
 
 // owner is the one scope with calls in flight. A request with none, or with
@@ -73,5 +95,20 @@ func (s *server) relayOptions(o *sdk.ClientOptions) {
 			return nil, err
 		}
 		return r.CreateMessage(ctx, scope, req.Params)
+	}
+	// Progress belongs to the call whose token it names; a log message to
+	// the one scope with calls in flight, or to no one (it is then logged
+	// here at debug level).
+	o.ProgressNotificationHandler = func(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
+		if scope, ok := s.calls.byToken(req.Params.ProgressToken); ok {
+			r.Progress(ctx, scope, s.name, req.Params)
+		}
+	}
+	o.LoggingMessageHandler = func(ctx context.Context, req *sdk.LoggingMessageRequest) {
+		if scope, err := s.calls.owner(s.name); err == nil {
+			r.Log(ctx, scope, s.name, req.Params)
+			return
+		}
+		s.log().Debug("MCP server log message", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
 	}
 }

@@ -156,6 +156,13 @@ func (s *server) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
+	if res := session.InitializeResult(); s.c.relay != nil && res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+		// Servers send no log messages until asked; the client upstream
+		// filters them again by the level it set.
+		if err := session.SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
+			s.log().Debug("MCP server refused logging/setLevel", "error", err)
+		}
+	}
 	tools, err := s.listTools(cctx, session)
 	if err != nil {
 		session.Close()
@@ -326,8 +333,9 @@ func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
 		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
-			defer s.calls.begin(call.Scope)()
-			return s.call(ctx, name, call.Input)
+			token, end := s.calls.begin(call.Scope)
+			defer end()
+			return s.call(ctx, name, token, call.Input)
 		},
 	}, nil
 }
