@@ -102,6 +102,8 @@ const resourcesAndPromptsDTS = `  namespace resources {
     function list(input?: { cursor?: string }): Promise<{ resources: Array<{ uri: string; name: string; title?: string; description?: string; mimeType?: string }>; nextCursor?: string }>;
     /** Read one resource by URI. */
     function read(input: { uri: string }): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
+    /** List the server's resource templates: URIs with {variables} that read can fill in. */
+    function templates(input?: { cursor?: string }): Promise<{ resourceTemplates: Array<{ uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }>; nextCursor?: string }>;
   }
   namespace prompts {
     /** List the server's prompts. */

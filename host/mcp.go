@@ -27,7 +27,7 @@ type Source interface {
 type MCPSource interface {
 	Source
 	// MCPRequest runs method ("resources/list", "resources/read",
-	// "prompts/list" or "prompts/get") with JSON params on the named server.
+	// "resources/templates/list", "prompts/list" or "prompts/get") with JSON params on the named server.
 	// It returns ErrUnknownServer for a server it does not own.
 	MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error)
 }
@@ -43,7 +43,7 @@ var ErrUnknownServer = errors.New("unknown MCP server")
 // MCP tool named like one of these is dropped (see apply). MCP's
 // tool-name rule (letters, digits, "_", "-" and ".") already leaves "/" out,
 // but clients need not enforce it, and ours does not.
-var mcpMethods = []string{"resources/list", "resources/read", "prompts/list", "prompts/get"}
+var mcpMethods = []string{"resources/list", "resources/read", "resources/templates/list", "prompts/list", "prompts/get"}
 
 func isMCPMethod(name string) bool { return slices.Contains(mcpMethods, name) }
 

@@ -258,7 +258,7 @@
         if (exact !== undefined && !(exact in server)) server[exact] = call;
       }
       const op = (method) => (params) => bridge("mcp_request", { server: sid, method, params: params === undefined ? {} : params });
-      server.resources = freeze({ list: op("resources/list"), read: op("resources/read") });
+      server.resources = freeze({ list: op("resources/list"), read: op("resources/read"), templates: op("resources/templates/list") });
       server.prompts = freeze({ list: op("prompts/list"), get: op("prompts/get") });
       // Each tool is one candidate under both its names, shown in the
       // spelling the cell used: a cell that wrote snake or kebab case sees

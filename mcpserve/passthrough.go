@@ -11,9 +11,11 @@ import (
 	"github.com/seed11a79d2d/codemode/host"
 )
 
-// The downstream servers' resources and prompts are offered to the client
-// too, so they do not vanish from its UI: resources keep their URIs (with the
-// server in their names) and prompts are named <server>/<prompt>. Each
+// The downstream servers' resources, resource templates and prompts are
+// offered to the client too, so they do not vanish from its UI: resources
+// and templates keep their URIs (with the server in their names; a read of
+// a URI no list named goes to each server in turn) and prompts are named
+// <server>/<prompt>. Each
 // request is the run's MCP operation, so the policy and hooks apply.
 
 // maxRoutes bounds the resource URIs remembered to route reads.
@@ -22,11 +24,12 @@ const maxRoutes = 10000
 // maxPages bounds the pages read of one server's list.
 const maxPages = 100
 
-// passThrough answers resources/list, resources/read, prompts/list and
-// prompts/get; ok is false for every other method.
+// passThrough answers resources/list, resources/read,
+// resources/templates/list, prompts/list and prompts/get; ok is false for
+// every other method.
 func (s *service) passThrough(ctx context.Context, method string, req sdk.Request) (res sdk.Result, ok bool, err error) {
 	switch method {
-	case "resources/list", "resources/read", "prompts/list", "prompts/get":
+	case "resources/list", "resources/read", "resources/templates/list", "prompts/list", "prompts/get":
 	default:
 		return nil, false, nil
 	}
@@ -47,6 +50,8 @@ func (s *service) passThrough(ctx context.Context, method string, req sdk.Reques
 	switch method {
 	case "resources/list":
 		res, err = s.listResources(ctx, run, callID)
+	case "resources/templates/list":
+		res, err = s.listTemplates(ctx, run, callID)
 	case "resources/read":
 		p, _ := req.GetParams().(*sdk.ReadResourceParams)
 		if p == nil {
@@ -87,6 +92,20 @@ func (s *service) listResources(ctx context.Context, run *host.Run, callID strin
 				s.route(r.URI, server)
 				r.Name = server + "/" + r.Name
 				out.Resources = append(out.Resources, r)
+			}
+			return page.NextCursor
+		})
+	}
+	return out, nil
+}
+
+func (s *service) listTemplates(ctx context.Context, run *host.Run, callID string) (*sdk.ListResourceTemplatesResult, error) {
+	out := &sdk.ListResourceTemplatesResult{ResourceTemplates: []*sdk.ResourceTemplate{}}
+	for _, server := range run.MCPServers() {
+		pages(ctx, s, run, callID, server, "resources/templates/list", func(page *sdk.ListResourceTemplatesResult) string {
+			for _, r := range page.ResourceTemplates {
+				r.Name = server + "/" + r.Name
+				out.ResourceTemplates = append(out.ResourceTemplates, r)
 			}
 			return page.NextCursor
 		})

@@ -200,6 +200,10 @@ func TestResourcesAndPromptsPassThrough(t *testing.T) {
 		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "memo://one", MIMEType: "text/plain", Text: "the memo"}}}, nil
 		})
+	down.AddResourceTemplate(&sdk.ResourceTemplate{URITemplate: "memo://{id}", Name: "memo"},
+		func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+			return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, Text: "memo at " + req.Params.URI}}}, nil
+		})
 	down.AddPrompt(&sdk.Prompt{Name: "brief", Arguments: []*sdk.PromptArgument{{Name: "topic", Required: true}}},
 		func(ctx context.Context, req *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 			return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Brief on " + req.Params.Arguments["topic"]}}}}, nil
@@ -241,6 +245,20 @@ func TestResourcesAndPromptsPassThrough(t *testing.T) {
 			t.Errorf("a denied read: %v", err)
 		case !deny && (err != nil || read.Contents[0].Text != "the memo"):
 			t.Errorf("read: %v %+v", err, read)
+		}
+		ts, err := cs.ListResourceTemplates(ctx, nil)
+		if err != nil || len(ts.ResourceTemplates) != 1 || ts.ResourceTemplates[0].Name != "docs/memo" || ts.ResourceTemplates[0].URITemplate != "memo://{id}" {
+			t.Fatalf("resource templates: %v %+v", err, ts)
+		}
+		if !deny {
+			read, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "memo://7"})
+			if err != nil || read.Contents[0].Text != "memo at memo://7" {
+				t.Errorf("read through a template: %v %+v", err, read)
+			}
+			_, r := call(t, ctx, cs, "exec", map[string]string{"code": `return (await MCP.docs.resources.templates()).resourceTemplates.map(t => t.uriTemplate)`})
+			if b, _ := json.Marshal(r["value"]); string(b) != `["memo://{id}"]` {
+				t.Errorf("templates in a cell: %s %v", b, r)
+			}
 		}
 		ps, err := cs.ListPrompts(ctx, nil)
 		if err != nil || len(ps.Prompts) != 1 || ps.Prompts[0].Name != "docs/brief" {

@@ -101,6 +101,11 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 		if err = json.Unmarshal(params, &p); err == nil {
 			res, err = session.ReadResource(ctx, &p)
 		}
+	case "resources/templates/list":
+		var p sdk.ListResourceTemplatesParams
+		if err = json.Unmarshal(params, &p); err == nil {
+			res, err = session.ListResourceTemplates(ctx, &p)
+		}
 	case "prompts/list":
 		var p sdk.ListPromptsParams
 		if err = json.Unmarshal(params, &p); err == nil {
