@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -165,6 +166,9 @@ func redirectURL(port int) (string, error) {
 func fetcher(name, redirect string, visit func(context.Context, string) error, logger *slog.Logger) auth.AuthorizationCodeFetcher {
 	var one sync.Mutex // one authorization at a time holds the port
 	return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if err := checkAuthorizationURL(args.URL); err != nil {
+			return nil, err
+		}
 		one.Lock()
 		defer one.Unlock()
 		addr := redirect[len("http://"):]
@@ -221,6 +225,32 @@ func fetcher(name, redirect string, visit func(context.Context, string) error, l
 			return nil, fmt.Errorf("oauth: no authorization arrived on %s: %w", redirect, ctx.Err())
 		}
 	}
+}
+
+// checkAuthorizationURL refuses an authorization URL that is not a web
+// page: it comes from the server's metadata, and a browser opener or the
+// redirect follower handed file:, javascript: or a custom scheme would do
+// what the server says, not what the person wants. Plain http is for
+// loopback servers only.
+func checkAuthorizationURL(raw string) error {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return fmt.Errorf("oauth: the authorization URL does not parse: %w", err)
+	case u.Scheme == "https" && u.Host != "":
+		return nil
+	case u.Scheme == "http" && isLoopback(u.Hostname()):
+		return nil
+	}
+	return fmt.Errorf("oauth: the authorization server's URL %q is neither https nor http on loopback; refusing to open it", u.Redacted())
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // tokenStore keeps a server's token and the client it was issued to in a

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -252,5 +253,41 @@ func TestOAuthConfigErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
 		}
+	}
+}
+
+// Attacks by the server or a page: an authorization URL that is not a web
+// page is never opened, and a redirect whose state is not the one sent is
+// refused.
+func TestOAuthRefusesForgedURLsAndState(t *testing.T) {
+	visited := false
+	visit := func(context.Context, string) error { visited = true; return nil }
+	fetch := fetcher("s", "http://127.0.0.1:1/callback", visit, slog.New(slog.DiscardHandler))
+	for _, u := range []string{"file:///etc/passwd", "javascript:alert(1)", "http://auth.example.com/authorize", "vscode://x", "https:///nohost"} {
+		if _, err := fetch(context.Background(), &auth.AuthorizationArgs{URL: u}); err == nil || !strings.Contains(err.Error(), "refusing to open it") {
+			t.Errorf("%s: err = %v", u, err)
+		}
+	}
+	if visited {
+		t.Fatal("a refused URL was visited")
+	}
+
+	a := newAuthServer(t)
+	forge := func(ctx context.Context, authURL string) error {
+		u, _ := url.Parse(authURL)
+		resp, err := http.Get(u.Query().Get("redirect_uri") + "?code=stolen&state=forged")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	logger, logs := captureLogs()
+	c := start(t, &Options{Logger: logger, Servers: map[string]ServerConfig{"locked": {URL: a.URL + "/mcp", OAuth: &OAuth{Visit: forge}}}})
+	if names := toolNames(c); len(names) != 0 {
+		t.Fatalf("tools after a forged redirect: %v", names)
+	}
+	c.Close()
+	if !strings.Contains(logs.String(), "state mismatch") || a.count("authorization_code") != 0 {
+		t.Errorf("a forged state reached the token endpoint (%d exchanges):\n%s", a.count("authorization_code"), logs.String())
 	}
 }
