@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sync"
@@ -29,6 +30,30 @@ type Policy struct {
 	// Approval sends every call of the tools and operations it names
 	// through [Hooks.Approve] first, as [Tool] RequireApproval does.
 	Approval []string
+	// ApproveDestructive does the same for every tool whose MCP annotations
+	// mark it destructive (see [Destructive]).
+	ApproveDestructive bool
+}
+
+// Destructive reports whether MCP tool annotations mark a tool as one that
+// may destroy or overwrite: destructiveHint true, or, as MCP defines the
+// hints, readOnlyHint not true and destructiveHint absent. A tool with no
+// annotations is not marked; annotations that do not parse are.
+func Destructive(annotations json.RawMessage) bool {
+	if len(annotations) == 0 {
+		return false
+	}
+	var a struct {
+		ReadOnly    *bool `json:"readOnlyHint"`
+		Destructive *bool `json:"destructiveHint"`
+	}
+	if json.Unmarshal(annotations, &a) != nil {
+		return true
+	}
+	if a.ReadOnly != nil && *a.ReadOnly {
+		return false
+	}
+	return a.Destructive == nil || *a.Destructive
 }
 
 func named(list []string, name, id string) bool {
@@ -145,7 +170,8 @@ func (r *Runtime) apply(tools []sourced) []sourced {
 			continue
 		}
 		s.directOnly = s.directOnly || named(r.policy.DirectOnly, s.tool.Name, s.id)
-		s.approval = s.approval || named(r.policy.Approval, s.tool.Name, s.id)
+		s.approval = s.approval || named(r.policy.Approval, s.tool.Name, s.id) ||
+			r.policy.ApproveDestructive && Destructive(s.tool.Annotations)
 		out = append(out, s)
 	}
 	return out

@@ -213,3 +213,20 @@ func TestLargeCatalogKeepsDeniedToolsOut(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s (ran %d)", r.Value, want, ran)
 	}
 }
+
+func TestDestructive(t *testing.T) {
+	for in, want := range map[string]bool{
+		``:                      false, // no annotations: not marked
+		`{}`:                    true,  // MCP's defaults: not read-only, destructive
+		`{"readOnlyHint":true}`: false,
+		`{"readOnlyHint":true,"destructiveHint":true}`: false, // destructiveHint means nothing for a read-only tool
+		`{"destructiveHint":false}`:                    false,
+		`{"readOnlyHint":false}`:                       true,
+		`{"destructiveHint":true,"title":"Wipe"}`:      true,
+		`{"destructiveHint":"no"}`:                     true, // unreadable: marked
+	} {
+		if got := Destructive(json.RawMessage(in)); got != want {
+			t.Errorf("Destructive(%s) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -17,7 +17,13 @@ import (
 // client that did not declare the capability, a session that has ended, and
 // a server that is not bound yet are clear errors the downstream server
 // gets as its answer.
+//
+// The same session answers [Relay.Approve].
 type Relay struct {
+	// AllowWithoutElicitation approves calls that need approval when the
+	// client cannot be asked; the default denies them.
+	AllowWithoutElicitation bool
+
 	mu sync.Mutex
 	s  *service
 }

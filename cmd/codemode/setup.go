@@ -96,7 +96,8 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		useDemo = f.Plugins[demo.PluginID]
 		useTracker = f.Plugins[tracker.PluginID]
 		servers = f.MCPServers
-		policy = host.Policy{Allow: f.Allow, Deny: f.Deny, DirectOnly: f.DirectOnly}
+		policy = host.Policy{Allow: f.Allow, Deny: f.Deny, DirectOnly: f.DirectOnly,
+			Approval: f.Approval.Tools, ApproveDestructive: f.Approval.Destructive}
 	}
 	engineName, err := pickEngine(engineFlag, e.engineFromFile())
 	if err != nil {
@@ -146,12 +147,17 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.demo = demo.New()
 		e.tools = e.demo.Tools()
 	}
-	var hooks host.Hooks
+	if mode == serving {
+		e.relay = &mcpserve.Relay{}
+		if e.file != nil {
+			e.relay.AllowWithoutElicitation = e.file.Approval.AllowWithoutClient
+		}
+	}
 	if useTracker {
 		e.tracker = tracker.New(demoIssues()...)
 		e.tools = append(e.tools, e.tracker.Tools()...)
-		hooks.Approve = demoApprover(stderr)
 	}
+	hooks := host.Hooks{Approve: e.approver(useTracker, stderr)}
 	mcpServers := map[string]mcp.ServerConfig{}
 	if useDemo {
 		ct, st := sdk.NewInMemoryTransports()
@@ -177,7 +183,6 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if len(mcpServers) > 0 {
 		o := &mcp.Options{Servers: mcpServers, Logger: logger}
 		if mode == serving {
-			e.relay = &mcpserve.Relay{}
 			o.Wait, o.Relay = serveWait, e.relay
 		}
 		client, err := mcp.Start(ctx, o)

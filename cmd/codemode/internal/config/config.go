@@ -36,6 +36,8 @@ type File struct {
 	// DirectOnly is tools.directOnly: names of registered (plugin) tools that
 	// stay visible to the model instead of being catalogued.
 	DirectOnly []string
+	// Approval is tools.approval: the calls a person must approve.
+	Approval Approval
 	// Plugins holds the switch of each plugin named under plugins; a plugin
 	// not named is off.
 	Plugins map[string]bool
@@ -49,6 +51,17 @@ type File struct {
 	Warnings []string
 
 	root *Node
+}
+
+// Approval is tools.approval.
+type Approval struct {
+	// Tools are names or exact ids of tools and MCP operations.
+	Tools []string
+	// Destructive adds every tool whose MCP annotations mark it destructive.
+	Destructive bool
+	// AllowWithoutClient approves calls when no client can ask a person
+	// (one without elicitation, or the exec command); the default denies.
+	AllowWithoutClient bool
 }
 
 // MCPServer is one entry of mcpServers (or VS Code's servers): a command to
@@ -350,6 +363,33 @@ func (d *decoder) tools(n *Node, field string) {
 		"allow":      func(v *Node, f string) { d.strings(v, f, &d.f.Allow) },
 		"deny":       func(v *Node, f string) { d.strings(v, f, &d.f.Deny) },
 		"directOnly": func(v *Node, f string) { d.strings(v, f, &d.f.DirectOnly) },
+		"approval":   d.approval,
+	})
+}
+
+// approval is tools.approval: a list of tool names and ids, or an object
+// with that list as tools, destructive and withoutClient.
+func (d *decoder) approval(n *Node, field string) {
+	a := &d.f.Approval
+	if n.Kind == Array {
+		d.strings(n, field, &a.Tools)
+		return
+	}
+	d.object(n, field, map[string]func(*Node, string){
+		"tools": func(v *Node, f string) { d.strings(v, f, &a.Tools) },
+		"destructive": func(v *Node, f string) {
+			if v.Kind != Bool {
+				d.fail(v, f, "must be a boolean, not %s", article(v.Kind))
+			}
+			a.Destructive = v.Bool
+		},
+		"withoutClient": func(v *Node, f string) {
+			var s string
+			if d.str(v, f, &s); d.err == nil && s != "deny" && s != "allow" {
+				d.fail(v, f, "must be \"deny\" or \"allow\", not %q", s)
+			}
+			a.AllowWithoutClient = s == "allow"
+		},
 	})
 }
 

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestServeApprovalThroughElicitation drives tools.approval through a real
+// codemode serve process: the person at a Go SDK client accepts one call,
+// declines another, and answers a third only after exec has returned
+// waiting, so that wait completes it.
+func TestServeApprovalThroughElicitation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "codemode")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cfg := writeFile(t, "c.json5", `{ tools: { codeMode: { enabled: true, timeoutMs: 1000 }, approval: ["shipping_mark_paid"] },
+		plugins: { demo: true } }`)
+	answers := make(chan string, 3)
+	asked := make(chan string, 3)
+	client := sdk.NewClient(&sdk.Implementation{Name: "person", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			asked <- req.Params.Message
+			select {
+			case a := <-answers:
+				return &sdk.ElicitResult{Action: a}, nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.Command(bin, "serve", "--config", cfg)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("serve's stderr:\n%s", stderr.String())
+		}
+	})
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	execCell := func(tool string, args map[string]any) map[string]any {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var r map[string]any
+		json.Unmarshal(b, &r)
+		return r
+	}
+	const cell = `try { const r = await tools.callValue("shipping_mark_paid", { id: "%s" }); return "paid " + JSON.stringify(r) }
+		catch (e) { return "refused: " + e.message }`
+
+	answers <- "accept"
+	if r := execCell("exec", map[string]any{"code": strings.Replace(cell, "%s", "SHP-102", 1)}); !strings.HasPrefix(r["value"].(string), "paid") {
+		t.Fatalf("accepted: %v", r)
+	}
+	if q := <-asked; !strings.Contains(q, "openclaw:demo:shipping_mark_paid") || !strings.Contains(q, "SHP-102") {
+		t.Errorf("the person was asked %q", q)
+	}
+
+	answers <- "decline"
+	if r := execCell("exec", map[string]any{"code": strings.Replace(cell, "%s", "SHP-103", 1)}); !strings.Contains(r["value"].(string), "refused: ") ||
+		!strings.Contains(r["value"].(string), "the person at the client declined") {
+		t.Fatalf("declined: %v", r)
+	}
+	<-asked
+
+	// No answer yet: the cell parks past its 1 s deadline with the call
+	// pending; the answer comes while it waits.
+	r := execCell("exec", map[string]any{"code": strings.Replace(cell, "%s", "SHP-104", 1)})
+	if r["status"] != "waiting" {
+		t.Fatalf("with the approval pending: %v", r)
+	}
+	<-asked
+	answers <- "accept"
+	for r["status"] == "waiting" {
+		r = execCell("wait", map[string]any{"runId": r["runId"]})
+	}
+	if r["status"] != "completed" || !strings.HasPrefix(r["value"].(string), "paid") {
+		t.Fatalf("after wait: %v", r)
+	}
+}
