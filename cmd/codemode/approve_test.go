@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,8 +25,11 @@ func TestServeApprovalThroughElicitation(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	cfg := writeFile(t, "c.json5", `{ tools: { codeMode: { enabled: true, timeoutMs: 1000 }, approval: ["shipping_mark_paid"] },
-		plugins: { demo: true } }`)
+	cfg, _ := filepath.Abs("../../examples/approval.json5")
+	example, err := os.ReadFile("../../examples/approval.js")
+	if err != nil {
+		t.Fatal(err)
+	}
 	answers := make(chan string, 3)
 	asked := make(chan string, 3)
 	client := sdk.NewClient(&sdk.Implementation{Name: "person", Version: "1"}, &sdk.ClientOptions{
@@ -69,7 +73,7 @@ func TestServeApprovalThroughElicitation(t *testing.T) {
 		catch (e) { return "refused: " + e.message }`
 
 	answers <- "accept"
-	if r := execCell("exec", map[string]any{"code": strings.Replace(cell, "%s", "SHP-102", 1)}); !strings.HasPrefix(r["value"].(string), "paid") {
+	if r := execCell("exec", map[string]any{"code": string(example)}); r["value"].(map[string]any)["approved"] != true {
 		t.Fatalf("accepted: %v", r)
 	}
 	if q := <-asked; !strings.Contains(q, "openclaw:demo:shipping_mark_paid") || !strings.Contains(q, "SHP-102") {

@@ -130,3 +130,13 @@ func TestExampleIssues(t *testing.T) {
 		t.Errorf("--once results = %+v", rs)
 	}
 }
+
+// examples/approval.js under exec: no one to ask, so the call is refused
+// with the reason (TestServeApprovalThroughElicitation runs it under serve).
+func TestExampleApproval(t *testing.T) {
+	rs := example(t, "approval.js", "--config", filepath.Join("..", "..", "examples", "approval.json5"))
+	v, _ := value(t, rs[len(rs)-1]).(map[string]any)
+	if v["approved"] != false || !strings.Contains(v["why"].(string), "codemode exec has no one to ask") {
+		t.Fatalf("value %v", v)
+	}
+}

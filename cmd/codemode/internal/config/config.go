@@ -371,8 +371,13 @@ func (d *decoder) tools(n *Node, field string) {
 // with that list as tools, destructive and withoutClient.
 func (d *decoder) approval(n *Node, field string) {
 	a := &d.f.Approval
-	if n.Kind == Array {
+	switch n.Kind {
+	case Array:
 		d.strings(n, field, &a.Tools)
+		return
+	case Object:
+	default:
+		d.fail(n, field, "must be an array of tool names and ids, or an object with tools, destructive and withoutClient; not %s", article(n.Kind))
 		return
 	}
 	d.object(n, field, map[string]func(*Node, string){

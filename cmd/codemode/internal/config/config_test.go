@@ -122,6 +122,9 @@ func TestParseErrors(t *testing.T) {
 		{"one name twice", "{servers: {a: {command: 'x'}}, mcpServers: {a: {command: 'y'}}}", `mcpServers.a: a server of this name is already configured`},
 		{"server type mismatch", "{mcpServers: {a: {url: 'x', type: 'stdio'}}}", `mcpServers.a.type: "stdio" needs a command`},
 		{"headers without url", "{mcpServers: {a: {command: 'x', headers: {}}}}", "headers and oauth apply only to a url"},
+		{"approval kind", "{tools: {approval: 'all'}}", "tools.approval: must be an array of tool names and ids, or an object with tools, destructive and withoutClient; not a string"},
+		{"approval default", "{tools: {approval: {withoutClient: 'ask'}}}", `tools.approval.withoutClient: must be "deny" or "allow", not "ask"`},
+		{"approval destructive", "{tools: {approval: {destructive: 'yes'}}}", "tools.approval.destructive: must be a boolean, not a string"},
 		{"oauth without url", "{mcpServers: {a: {command: 'x', oauth: false}}}", "headers and oauth apply only to a url"},
 		{"oauth on sse", "{mcpServers: {a: {url: 'x', type: 'sse', oauth: {}}}}", `oauth applies only to a streamable HTTP url, not to "sse"`},
 		{"oauth grant", "{mcpServers: {a: {url: 'x', oauth: {grant: 'password'}}}}", `mcpServers.a.oauth.grant: must be "authorization_code" or "client_credentials", not "password"`},
@@ -166,6 +169,22 @@ func TestParseOAuth(t *testing.T) {
 	for i, s := range f.MCPServers {
 		if !reflect.DeepEqual(s.OAuth, want[i]) {
 			t.Errorf("%s: OAuth = %+v, want %+v", s.Name, s.OAuth, want[i])
+		}
+	}
+}
+
+func TestParseApproval(t *testing.T) {
+	for in, want := range map[string]Approval{
+		`{tools: {approval: ["shipping_mark_paid", "mcp:fs:write_file"]}}`:               {Tools: []string{"shipping_mark_paid", "mcp:fs:write_file"}},
+		`{tools: {approval: {tools: ["a"], destructive: true, withoutClient: "allow"}}}`: {Tools: []string{"a"}, Destructive: true, AllowWithoutClient: true},
+		`{tools: {approval: {destructive: true, withoutClient: "deny"}}}`:                {Destructive: true},
+	} {
+		f, err := Parse("a.json5", []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(f.Approval, want) {
+			t.Errorf("%s: %+v, want %+v", in, f.Approval, want)
 		}
 	}
 }
