@@ -85,32 +85,40 @@ func request(ctx context.Context, run *host.Run, callID, server, method string, 
 }
 
 func (s *service) listResources(ctx context.Context, run *host.Run, callID string) (*sdk.ListResourcesResult, error) {
-	out := &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}
-	for _, server := range run.MCPServers() {
-		pages(ctx, s, run, callID, server, "resources/list", func(page *sdk.ListResourcesResult) string {
-			for _, r := range page.Resources {
-				s.route(r.URI, server)
-				r.Name = server + "/" + r.Name
-				out.Resources = append(out.Resources, r)
-			}
-			return page.NextCursor
-		})
-	}
-	return out, nil
+	return &sdk.ListResourcesResult{Resources: collect(ctx, s, run, callID, "resources/list",
+		func(p *sdk.ListResourcesResult) ([]*sdk.Resource, string) { return p.Resources, p.NextCursor },
+		func(server string, r *sdk.Resource) { s.route(r.URI, server); r.Name = server + "/" + r.Name })}, nil
 }
 
 func (s *service) listTemplates(ctx context.Context, run *host.Run, callID string) (*sdk.ListResourceTemplatesResult, error) {
-	out := &sdk.ListResourceTemplatesResult{ResourceTemplates: []*sdk.ResourceTemplate{}}
+	return &sdk.ListResourceTemplatesResult{ResourceTemplates: collect(ctx, s, run, callID, "resources/templates/list",
+		func(p *sdk.ListResourceTemplatesResult) ([]*sdk.ResourceTemplate, string) {
+			return p.ResourceTemplates, p.NextCursor
+		},
+		func(server string, r *sdk.ResourceTemplate) { r.Name = server + "/" + r.Name })}, nil
+}
+
+func (s *service) listPrompts(ctx context.Context, run *host.Run, callID string) (*sdk.ListPromptsResult, error) {
+	return &sdk.ListPromptsResult{Prompts: collect(ctx, s, run, callID, "prompts/list",
+		func(p *sdk.ListPromptsResult) ([]*sdk.Prompt, string) { return p.Prompts, p.NextCursor },
+		func(server string, p *sdk.Prompt) { p.Name = server + "/" + p.Name })}, nil
+}
+
+// collect is every server's entries of one list: each page read by pages,
+// each entry given to qualify (which puts the server in its name) first.
+func collect[P, E any](ctx context.Context, s *service, run *host.Run, callID, method string, entries func(*P) ([]E, string), qualify func(server string, e E)) []E {
+	out := []E{}
 	for _, server := range run.MCPServers() {
-		pages(ctx, s, run, callID, server, "resources/templates/list", func(page *sdk.ListResourceTemplatesResult) string {
-			for _, r := range page.ResourceTemplates {
-				r.Name = server + "/" + r.Name
-				out.ResourceTemplates = append(out.ResourceTemplates, r)
+		pages(ctx, s, run, callID, server, method, func(page *P) string {
+			es, next := entries(page)
+			for _, e := range es {
+				qualify(server, e)
+				out = append(out, e)
 			}
-			return page.NextCursor
+			return next
 		})
 	}
-	return out, nil
+	return out
 }
 
 // pages reads every page of one server's list (at most maxPages); visit
@@ -160,20 +168,6 @@ func (s *service) readResource(ctx context.Context, run *host.Run, callID string
 		return &res, nil
 	}
 	return nil, err
-}
-
-func (s *service) listPrompts(ctx context.Context, run *host.Run, callID string) (*sdk.ListPromptsResult, error) {
-	out := &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}
-	for _, server := range run.MCPServers() {
-		pages(ctx, s, run, callID, server, "prompts/list", func(page *sdk.ListPromptsResult) string {
-			for _, p := range page.Prompts {
-				p.Name = server + "/" + p.Name
-				out.Prompts = append(out.Prompts, p)
-			}
-			return page.NextCursor
-		})
-	}
-	return out, nil
 }
 
 func (s *service) getPrompt(ctx context.Context, run *host.Run, callID string, p *sdk.GetPromptParams) (*sdk.GetPromptResult, error) {
