@@ -33,9 +33,8 @@ func serverOAuth(s config.MCPServer) (*mcp.OAuth, error) {
 	if mode == "" {
 		mode = os.Getenv(oauthAuthorizeEnv)
 	}
-	o := &mcp.OAuth{ClientID: c.ClientID, ClientSecret: c.ClientSecret, ClientMetadataURL: c.ClientMetadataURL,
-		ClientCredentials: c.ClientCredentials, Scopes: c.Scopes, RedirectPort: c.RedirectPort,
-		TokenFile: tokenFile(s.Name, s.URL, c.ClientID)}
+	o := c.Client
+	o.TokenFile = tokenFile(s.Name, s.URL, o.ClientID)
 	switch mode {
 	case "", "browser":
 		o.Visit = openBrowser
@@ -45,7 +44,7 @@ func serverOAuth(s config.MCPServer) (*mcp.OAuth, error) {
 	default:
 		return nil, fmt.Errorf("%s is %q; use \"browser\", \"print\" or \"follow\"", oauthAuthorizeEnv, mode)
 	}
-	return o, nil
+	return &o, nil
 }
 
 // tokenFile is where a server's tokens are kept: the user's configuration

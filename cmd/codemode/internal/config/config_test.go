@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/plugins/mcp"
 )
 
 const full = `// codemode configuration
@@ -161,8 +163,8 @@ func TestParseOAuth(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []*OAuth{
-		{ClientID: "c", ClientSecret: "s3", ClientMetadataURL: "https://x/c.json", ClientCredentials: true,
-			Scopes: []string{"read"}, RedirectPort: 33418, Authorize: "follow"},
+		{Client: mcp.OAuth{ClientID: "c", ClientSecret: "s3", ClientMetadataURL: "https://x/c.json", ClientCredentials: true,
+			Scopes: []string{"read"}, RedirectPort: 33418}, Authorize: "follow"},
 		{Off: true},
 		nil,
 	}

@@ -2,6 +2,8 @@ package config
 
 import (
 	"strconv"
+
+	"github.com/seed11a79d2d/codemode/plugins/mcp"
 )
 
 // OAuth is a server's oauth key. A streamable HTTP server without one gets
@@ -9,16 +11,11 @@ import (
 // starts when the server answers 401.
 type OAuth struct {
 	// Off is "oauth": false: a 401 is an error, not a prompt.
-	Off          bool
-	ClientID     string
-	ClientSecret string
-	// ClientMetadataURL is clientMetadataUrl, an https URL of a client id
-	// metadata document.
-	ClientMetadataURL string
-	// ClientCredentials is "grant": "client_credentials".
-	ClientCredentials bool
-	Scopes            []string
-	RedirectPort      int
+	Off bool
+	// Client holds clientId, clientSecret, clientMetadataUrl, grant
+	// ("client_credentials" sets ClientCredentials), scopes and
+	// redirectPort; the command adds how to visit and where tokens live.
+	Client mcp.OAuth
 	// Authorize is how the authorization URL reaches a person: "browser"
 	// (print it and open a browser where there is one), "print", or
 	// "follow" (no person: fetch it and follow its redirects, for CI).
@@ -32,6 +29,7 @@ var authorizeModes = map[string]bool{"browser": true, "print": true, "follow": t
 func (d *decoder) oauth(n *Node, field string, s *MCPServer) {
 	o := &OAuth{}
 	s.OAuth = o
+	c := &o.Client
 	if n.Kind == Bool {
 		o.Off = !n.Bool
 		return
@@ -42,10 +40,10 @@ func (d *decoder) oauth(n *Node, field string, s *MCPServer) {
 	var grant string
 	var grantNode *Node
 	d.object(n, field, map[string]func(*Node, string){
-		"clientId":          expanded(&o.ClientID),
-		"clientSecret":      expanded(&o.ClientSecret),
-		"clientMetadataUrl": expanded(&o.ClientMetadataURL),
-		"scopes":            func(v *Node, f string) { d.strings(v, f, &o.Scopes) },
+		"clientId":          expanded(&c.ClientID),
+		"clientSecret":      expanded(&c.ClientSecret),
+		"clientMetadataUrl": expanded(&c.ClientMetadataURL),
+		"scopes":            func(v *Node, f string) { d.strings(v, f, &c.Scopes) },
 		"grant": func(v *Node, f string) {
 			grantNode = v
 			d.str(v, f, &grant)
@@ -56,7 +54,7 @@ func (d *decoder) oauth(n *Node, field string, s *MCPServer) {
 				d.fail(v, f, "must be a port number from 1 to 65535")
 				return
 			}
-			o.RedirectPort = p
+			c.RedirectPort = p
 		},
 		"authorize": func(v *Node, f string) {
 			d.str(v, f, &o.Authorize)
@@ -71,14 +69,14 @@ func (d *decoder) oauth(n *Node, field string, s *MCPServer) {
 	switch grant {
 	case "", "authorization_code":
 	case "client_credentials":
-		o.ClientCredentials = true
-		if o.ClientID == "" || o.ClientSecret == "" {
+		c.ClientCredentials = true
+		if c.ClientID == "" || c.ClientSecret == "" {
 			d.fail(grantNode, field+".grant", "\"client_credentials\" needs clientId and clientSecret")
 		}
 	default:
 		d.fail(grantNode, field+".grant", "must be \"authorization_code\" or \"client_credentials\", not %q", grant)
 	}
-	if o.ClientSecret != "" && o.ClientID == "" {
+	if c.ClientSecret != "" && c.ClientID == "" {
 		d.fail(n, field, "clientSecret needs clientId")
 	}
 }
