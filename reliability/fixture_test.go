@@ -91,6 +91,7 @@ func newWorld(t testing.TB) *world {
 				return host.ToolResult{Details: "deleted"}, nil
 			}},
 		w.secret("admin_reset"), // denied by the run's policy
+		w.secret("guarded"),     // needs an approval the run never gets
 		{Name: "screenshot", DirectOnly: true, Description: "Direct-only.", InputSchema: obj,
 			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
 				w.secretHits.Add(1)
@@ -107,6 +108,12 @@ func (w *world) startMCP(t testing.TB) []host.Source {
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)},
 		func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "found"}}}, nil
+		})
+	srv.AddTool(&sdk.Tool{Name: "drop_table", Description: "Drop a table.", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Annotations: &sdk.ToolAnnotations{DestructiveHint: ptr(true)}},
+		func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			w.secretHits.Add(1)
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "dropped"}}}, nil
 		})
 	srv.AddResource(&sdk.Resource{URI: "memo://one", Name: "one"}, func(ctx context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "memo://one", Text: "memo"}}}, nil
@@ -148,12 +155,20 @@ func cacheDir(t testing.TB) string {
 
 // corpusPolicy denies the world's admin tool and every server's prompts/get:
 // the corpus checks that neither can be reached.
-var corpusPolicy = host.Policy{Deny: []string{"admin_reset", "prompts/get"}}
+//
+// Calls of guarded, and of MCP tools annotated destructive (docs's
+// drop_table), need approval, which corpusHooks always declines: the
+// corpus checks that no path reaches them.
+var corpusPolicy = host.Policy{Deny: []string{"admin_reset", "prompts/get"}, Approval: []string{"guarded"}, ApproveDestructive: true}
+
+var corpusHooks = host.Hooks{Approve: func(context.Context, host.ToolEvent) (bool, string, error) {
+	return false, "the corpus's person declines", nil
+}}
 
 func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *host.Runtime {
 	t.Helper()
 	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Sources: sources, Config: json.RawMessage(config),
-		Engine: corpusEngine(t), Policy: corpusPolicy})
+		Engine: corpusEngine(t), Policy: corpusPolicy, Hooks: corpusHooks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,3 +217,5 @@ func describe(r host.Result) string {
 	}
 	return s
 }
+
+func ptr[T any](v T) *T { return &v }

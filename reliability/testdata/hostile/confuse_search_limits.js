@@ -1,5 +1,5 @@
 // status: completed
-// value: ["limit must be a positive integer.", "limit must be a positive integer.", 7]
+// value: ["limit must be a positive integer.", "limit must be a positive integer.", 8]
 const out = [];
 for (const limit of [-1, "x"]) {
   try { await tools.search("", { limit }); out.push("ok"); } catch (e) { out.push(e.message); }
