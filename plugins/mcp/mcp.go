@@ -105,8 +105,7 @@ type Client struct {
 }
 
 // Relay answers servers' requests of their client for the scope whose cell
-// made the call they belong to; see [Options] Relay.
-// Progress and Log pass on a server's notifications for a call of scope:
+// made the call they belong to; see [Options] Relay. Progress and Log pass on a server's notifications for a call of scope:
 // its progress, and its log messages (servers that log are asked for info
 // and above).
 type Relay interface {
