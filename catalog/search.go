@@ -399,7 +399,16 @@ func (c *Catalog) Resolve(idOrName string) (Entry, error) {
 	if i, ok := c.byID[idOrName]; ok && c.entries[i].Source != SourceMCP {
 		return c.entries[i], nil
 	}
-	switch matches := c.guestByName[idOrName]; len(matches) {
+	return c.resolveName(idOrName, c.guest, c.guestByName, " "+ToolsHelp)
+}
+
+// ToolsHelp ends an unknown-tool message of the guest's tools object.
+const ToolsHelp = "Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
+
+// resolveName finds an exact name among the entries at pos, or words the
+// ambiguous or unknown name's error, ending with help.
+func (c *Catalog) resolveName(idOrName string, pos []int, byName map[string][]int, help string) (Entry, error) {
+	switch matches := byName[idOrName]; len(matches) {
 	case 1:
 		return c.entries[matches[0]], nil
 	case 0:
@@ -407,11 +416,10 @@ func (c *Catalog) Resolve(idOrName string) (Entry, error) {
 		return Entry{}, &guestError{ErrAmbiguousTool, fmt.Sprintf("Ambiguous tool name: %s; use an exact tool id.", echo(idOrName))}
 	}
 	msg := "Unknown tool id: " + echo(idOrName) + "."
-	if s := c.suggest(idOrName); len(s) > 0 {
+	if s := c.suggest(idOrName, pos, byName); len(s) > 0 {
 		msg += " Did you mean: " + strings.Join(s, ", ") + "?"
 	}
-	msg += " Use tools.search to find a tool, tools.describe to inspect it, then tools.call with the exact id or name."
-	return Entry{}, &guestError{ErrUnknownTool, msg}
+	return Entry{}, &guestError{ErrUnknownTool, msg + help}
 }
 
 // Suggestion scores.
@@ -430,9 +438,9 @@ func alnumTokens(s string) []string {
 	})
 }
 
-// suggest returns up to three names (or ids, for ambiguous names) of guest
-// entries that look like needle.
-func (c *Catalog) suggest(needle string) []string {
+// suggest returns up to three names (or ids, for ambiguous names) of the
+// entries at pos that look like needle.
+func (c *Catalog) suggest(needle string, pos []int, byName map[string][]int) []string {
 	n := strings.ToLower(needle)
 	if strings.TrimSpace(n) == "" {
 		return nil
@@ -445,7 +453,7 @@ func (c *Catalog) suggest(needle string) []string {
 		e     *Entry
 	}
 	var cands []cand
-	for _, i := range c.guest {
+	for _, i := range pos {
 		e := &c.entries[i]
 		name, id := strings.ToLower(e.Name), strings.ToLower(e.ID)
 		score := 0
@@ -482,7 +490,7 @@ func (c *Catalog) suggest(needle string) []string {
 	var out []string
 	for _, cd := range cands[:min(len(cands), maxSuggestions)] {
 		label := cd.e.Name
-		if len(c.guestByName[cd.e.Name]) > 1 {
+		if len(byName[cd.e.Name]) > 1 {
 			label = cd.e.ID
 		}
 		out = append(out, echo(label))

@@ -105,12 +105,18 @@ func DefaultConfig() Config {
 // clamped, each dropped language name and each unknown key; they are for logs.
 // A null field counts as absent.
 func ResolveConfig(global, agent json.RawMessage) (Config, []string, error) {
+	return resolveConfig(global, agent, "tools.codeMode")
+}
+
+// resolveConfig is ResolveConfig for the key at prefix: tools.codeMode, or
+// tools.toolSearch, whose bounds follow the same rules.
+func resolveConfig(global, agent json.RawMessage, key string) (Config, []string, error) {
 	var warnings []string
-	g, err := normalizeConfigValue(global, "tools.codeMode", &warnings)
+	g, err := normalizeConfigValue(global, key, &warnings)
 	if err != nil {
 		return Config{}, nil, err
 	}
-	a, err := normalizeConfigValue(agent, "agents.list[].tools.codeMode", &warnings)
+	a, err := normalizeConfigValue(agent, "agents.list[]."+key, &warnings)
 	if err != nil {
 		return Config{}, nil, err
 	}

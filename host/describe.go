@@ -71,11 +71,12 @@ func (run *Run) execDefinition() ToolDefinition {
 			b.WriteString(execMCPApart)
 		}
 	}
-	langs := run.rt.cfg.Languages
+	langs := run.rt.bounds.Languages
 	if len(langs) == 2 {
 		b.WriteString(execLanguageText)
 	}
 	b.WriteString(run.namespaceText())
+	b.WriteString(run.rt.swarmText())
 	if index != "" {
 		b.WriteString("\n\n")
 		b.WriteString(index)

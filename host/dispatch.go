@@ -42,7 +42,11 @@ func (run *Run) search(query, limit json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := run.catalog.Search(q, n)
+	search := run.catalog.Search
+	if run.searching {
+		search = run.catalog.SearchEvery
+	}
+	res, err := search(q, n)
 	if res == nil && err == nil {
 		res = []catalog.Compact{}
 	}
@@ -59,25 +63,34 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, tool *T
 	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, MCPMethod: run.mcpOps[id],
 		CallID: pc.id, ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
-	defer func() {
-		if record := run.opts.Trajectory; record != nil {
-			nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: id, Method: pc.method,
-				Input: ev.Input, Start: start, Duration: time.Since(start)}
-			if err != nil {
-				nc.Error = err.Error()
-			}
-			record(nc)
-		}
-	}()
+	defer func() { run.record(ev, pc.method, start, err) }() // ev as the hooks left it
 	return run.invoke(ctx, tool, &ev)
 }
 
-// CallDirect runs a model-visible tool other than exec and wait: a
-// direct-only tool, or any effective tool when code mode is off. Hooks and
-// approval apply as for nested calls.
+// record hands a finished nested call to the run's trajectory, if it has
+// one. ev is the call as the hooks saw it (with a rewritten input).
+func (run *Run) record(ev ToolEvent, method string, start time.Time, err error) {
+	if run.opts.Trajectory == nil {
+		return
+	}
+	nc := NestedCall{ID: ev.CallID, ParentCallID: ev.ParentCallID, ToolID: ev.ToolID, Method: method,
+		Input: ev.Input, Start: start, Duration: time.Since(start)}
+	if err != nil {
+		nc.Error = err.Error()
+	}
+	run.opts.Trajectory(nc)
+}
+
+// CallDirect runs a model-visible tool other than exec, wait and
+// tool_search_code: a direct-only tool, Tool Search's tool_search,
+// tool_describe and tool_call, or any effective tool when neither compact
+// surface is active. Hooks and approval apply as for nested calls.
 func (run *Run) CallDirect(ctx context.Context, callID, name string, args json.RawMessage) (ToolResult, error) {
+	if run.searching && isToolSearchControl(name) && name != "tool_search_code" && run.shows(name) {
+		return run.callControl(ctx, callID, name, args)
+	}
 	tool := run.direct[name]
-	if !run.active {
+	if !run.active && !run.searching {
 		tool = run.all[name]
 	}
 	if tool == nil || tool.Execute == nil {

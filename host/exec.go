@@ -27,7 +27,9 @@ type state struct {
 	seq    int
 	// restartSafe runs never auto-drain; replayID names them for recovery.
 	restartSafe bool
-	replayID    string
+	// once marks a tool_search_code cell: it fails where it would park.
+	once     bool
+	replayID string
 
 	next    abi.Ticket
 	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
@@ -45,6 +47,8 @@ type state struct {
 
 	namespaces nsRuntime // this exec's namespace scopes
 	pos        positions // maps error positions back to the user's code
+
+	swarm swarmState // agents.run, phase and log, across legs (swarm.go)
 
 	calls  context.Context // outstanding nested calls; cancelled on expiry or end
 	cancel context.CancelFunc
@@ -69,6 +73,12 @@ type pendingCall struct {
 	// that all of them are replay-safe.
 	deferred   bool
 	replaySafe bool
+	// payload is a deferred request's, so that another process can
+	// resolve it again (see RunStore).
+	payload string
+	// replica runs a call of a run resumed from a RunStore: the call went
+	// on there, and its outcome comes through the store.
+	replica string
 }
 
 // callKind says what a pending request waits for.
@@ -89,7 +99,7 @@ type settled struct {
 func (run *Run) newState(parent string) *state {
 	// done holds every settlement a parked run can have, so no sender blocks.
 	st := &state{run: run, parent: parent, pending: map[abi.Ticket]*pendingCall{}, timers: map[int64]*hostTimer{},
-		done: make(chan settled, run.rt.cfg.MaxPendingToolCalls+maxPendingTimers)}
+		done: make(chan settled, run.rt.bounds.MaxPendingToolCalls+maxPendingTimers+run.rt.maxAgents())}
 	st.calls, st.cancel = context.WithCancel(context.Background())
 	return st
 }
@@ -105,11 +115,13 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 		kind = kindTimer
 	case "timer_clear":
 		return st.clearTimer(payload)
+	case opPhase, opLog:
+		return st.note(op, payload)
 	}
 	if kind == kindTimer && st.returned {
 		return st.refuseTimer(), nil
 	}
-	if kind == kindCall && st.undelivered() >= st.run.rt.cfg.MaxPendingToolCalls {
+	if kind == kindCall && op != opAgent && st.undelivered() >= st.run.rt.bounds.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
 	}
 	pc := &pendingCall{method: op, kind: kind}
@@ -122,8 +134,11 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 		}
 		pc.timer = h
 	case kindCall:
-		pc.req = st.run.newRequest(op, payload)
-		name = pc.req.name
+		req, err := st.newRequest(op, payload)
+		if err != nil {
+			return 0, err
+		}
+		pc.req, name = req, req.name
 	}
 	st.next++
 	t := st.next
@@ -133,7 +148,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	switch {
 	case kind == kindYield:
 	case st.restartSafe: // a refusal is no replay-safe request either
-		pc.deferred = true
+		pc.deferred, pc.payload = true, payload
 		pc.replaySafe = kind == kindTimer || pc.req.refused == "" && pc.req.replaySafe
 	case pc.req != nil && pc.req.refused != "":
 		pc.kind = kindLocal
@@ -164,7 +179,16 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 // host work in flight (nested calls, catalog reads, store, load) and
 // refusals not yet delivered into the cell. Timers and yields have bounds
 // of their own.
-func (st *state) undelivered() int { return st.pendingOf(kindCall, kindLocal) }
+// Children of agents.run have bounds of their own (swarm.go).
+func (st *state) undelivered() int {
+	n := 0
+	for _, pc := range st.pending {
+		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.method != opAgent {
+			n++
+		}
+	}
+	return n
+}
 
 // callsInFlight counts the pending host work that keeps a returned cell from
 // completing: nested calls, catalog reads, store and load. Timers are not
@@ -193,7 +217,7 @@ func (st *state) Emit(kind abi.OutputKind, payload string) error {
 		st.outputTooDeep = true
 		return errors.New(msgTooDeep)
 	}
-	if st.outputBytes+len(b) > st.run.rt.cfg.MaxOutputBytes {
+	if st.outputBytes+len(b) > st.run.rt.bounds.MaxOutputBytes {
 		if st.outputTooLong == "" {
 			st.outputTooLong = st.run.overflow(fmt.Sprintf("a %s item of %d bytes after %d bytes of output", o.Type, len(b), st.outputBytes), payload)
 		}
@@ -226,7 +250,7 @@ func sanitizeID(s string) string {
 }
 
 func (run *Run) limits() abi.Limits {
-	return abi.Limits{MemoryBytes: uint32(run.rt.cfg.MemoryLimitBytes)}
+	return abi.Limits{MemoryBytes: uint32(run.rt.bounds.MemoryLimitBytes)}
 }
 
 // Exec runs one exec call. callID is the model's tool-call id for it; args is
@@ -235,15 +259,25 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 	if !run.active {
 		return run.failed(abi.CodeInvalidInput, "", msgDisabled)
 	}
+	return run.cell(ctx, callID, args, false)
+}
+
+// cell runs an exec, or with once a tool_search_code call, whose cell
+// never parks.
+func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, once bool) Result {
+	kind, name := ToolKindCodeModeExec, "exec"
+	if once {
+		kind, name = ToolKindToolSearch, "tool_search_code"
+	}
 	in, err := source.ParseInput(args)
 	if err != nil {
 		return run.inputFailure(err)
 	}
 	if before := run.rt.hooks.BeforeToolCall; before != nil {
-		d := before(ctx, ToolEvent{ToolKind: ToolKindCodeModeExec, ToolInputKind: in.Language, ToolName: "exec",
+		d := before(ctx, ToolEvent{ToolKind: kind, ToolInputKind: in.Language, ToolName: name,
 			CallID: callID, Input: args, Scope: run.opts.Scope})
 		if d.Block {
-			return run.failed(abi.CodeInvalidInput, "blocked", "exec was blocked before execution: "+d.Reason)
+			return run.failed(abi.CodeInvalidInput, "blocked", name+" was blocked before execution: "+d.Reason)
 		}
 		if d.Input != nil {
 			if in, err = source.ParseInput(d.Input); err != nil {
@@ -251,13 +285,17 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 			}
 		}
 	}
-	js, srcMap, err := source.Check(in.Code, in.Language, run.rt.cfg.Languages)
+	if once && in.RestartSafe {
+		return run.failed(abi.CodeInvalidInput, "", "restartSafe is an exec option: tool_search_code bodies never suspend, so there is nothing to replay.")
+	}
+	js, srcMap, err := source.Check(in.Code, in.Language, run.rt.bounds.Languages)
 	if err != nil {
 		return run.inputFailure(err)
 	}
 	st := run.newState(callID)
+	st.once = once
 	st.pos.ts = srcMap
-	st.abort, st.deadline = ctx, time.Now().Add(run.rt.cfg.Timeout)
+	st.abort, st.deadline = ctx, time.Now().Add(run.rt.bounds.Timeout)
 	if st.restartSafe = in.RestartSafe; st.restartSafe {
 		st.replayID = replayID(run.opts, callID, in.Code)
 	}
@@ -288,7 +326,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.guestSetup().args(js)+","+jsString(string(nsJSON))+");", js), cellFile)
+	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.guestSetup().args(js)+","+jsString(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
 	return st.drive(ctx, cell, step)
 }
 
@@ -328,7 +366,7 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			return st.finish(run.failed(abi.CodeInternalError, "", msgNoHostWork))
 		}
 		if len(st.ready) > 0 { // results collected by wait, or refusals, in order
-			if time.Until(st.deadline) < run.rt.resumeBudget() {
+			if !st.once && time.Until(st.deadline) < run.rt.resumeBudget() {
 				if st.restartSafe {
 					return st.parkRestartSafe(ctx, cell)
 				}
@@ -354,7 +392,7 @@ func (st *state) drive(ctx context.Context, cell abi.Cell, step abi.Step) Result
 			}
 			// Resuming with less than the resume budget left would let a
 			// call's side effects turn into a timeout: park with it instead.
-			if time.Until(st.deadline) < run.rt.resumeBudget() {
+			if !st.once && time.Until(st.deadline) < run.rt.resumeBudget() {
 				st.ready = append(st.ready, s)
 				return st.park(ctx, cell)
 			}
@@ -389,7 +427,7 @@ func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step
 func (run *Run) overflow(what, payload string) string {
 	head := truncateUTF8(payload, 80)
 	return fmt.Sprintf("%s: %s would pass maxOutputBytes (%d); it starts %q. Return or print less: a summary, a slice, or only the fields you need.",
-		msgOutputLimit, what, run.rt.cfg.MaxOutputBytes, head)
+		msgOutputLimit, what, run.rt.bounds.MaxOutputBytes, head)
 }
 
 // outputFailure is the result of a run whose output broke a limit: it fails
@@ -409,7 +447,7 @@ func (run *Run) completed(st *state, value string) Result {
 	if r, bad := st.outputFailure(); bad {
 		return r
 	}
-	if len(value) > run.rt.cfg.MaxOutputBytes {
+	if len(value) > run.rt.bounds.MaxOutputBytes {
 		return run.failed(abi.CodeOutputLimitExceeded, "", run.overflow(fmt.Sprintf("the return value, %d bytes of JSON,", len(value)), value))
 	}
 	r := Result{Status: StatusCompleted, Value: json.RawMessage(wellFormed(value)), Telemetry: run.telemetry()}
@@ -424,11 +462,17 @@ func (run *Run) completed(st *state, value string) Result {
 func (st *state) finish(r Result) Result {
 	st.cancel()
 	st.run.rt.store.remove(st)
+	if st.id != "" && st.run.rt.runs != nil {
+		if err := st.run.rt.runs.Remove(context.Background(), st.id); err != nil {
+			st.run.rt.logger.Warn("code mode run store: an ended run was not removed", "run", st.id, "err", err)
+		}
+	}
 	st.image = nil
 	return st.withOutput(r)
 }
 
 func (st *state) withOutput(r Result) Result {
+	st.swarm.notes.flush() // a leg's phases and logs reach the listener before its result
 	r.ReplaySafe = st.restartSafe
 	r.Output = st.output
 	st.output = nil
@@ -447,18 +491,24 @@ func (st *state) park(ctx context.Context, cell abi.Cell) Result {
 	if r, bad := st.outputFailure(); bad {
 		return st.finish(r)
 	}
+	if st.once {
+		return st.finish(st.noWait())
+	}
 	img, err := cell.Snapshot(ctx)
 	if err != nil {
 		return st.finish(run.failed(abi.CodeInternalError, "", "code mode snapshot failed: "+err.Error()))
 	}
-	if len(img) > run.rt.cfg.MaxSnapshotBytes {
+	if len(img) > run.rt.bounds.MaxSnapshotBytes {
 		return st.finish(run.failed(abi.CodeSnapshotLimitExceeded, "", msgSnapshotLimit))
 	}
 	st.image = img
 	if st.id == "" {
 		st.id = newRunID()
 	}
-	if err := run.rt.store.park(st, run.rt.cfg.SnapshotTTL); err != nil {
+	if run.rt.runs != nil {
+		return st.parkShared(ctx)
+	}
+	if err := run.rt.store.park(st, run.rt.bounds.SnapshotTTL); err != nil {
 		return st.finish(run.failed(abi.CodeInvalidInput, "", err.Error()))
 	}
 	return st.withOutput(st.waiting())

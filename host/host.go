@@ -93,6 +93,10 @@ type Options struct {
 	// an optional per-agent override merged over it.
 	Config json.RawMessage
 	Agent  json.RawMessage
+	// ToolSearch is the tools.toolSearch value (true, false or an object):
+	// Tool Search, the other compact surface, for runs where code mode is
+	// not active. See [ResolveToolSearch].
+	ToolSearch json.RawMessage
 	// Engine runs cells; nil means a quickjswasi engine owned by the Runtime.
 	// A caller-supplied engine must have been built with [Prelude].
 	Engine abi.Engine
@@ -111,6 +115,21 @@ type Options struct {
 	// Sessions keeps what cells store with store(key, value); nil means
 	// [NewMemorySessionStore].
 	Sessions SessionStore
+	// Runs keeps parked runs where other processes can resume them (see
+	// [RunStore]); nil keeps them in this process. Replica names this
+	// process in it; empty means a random name.
+	Runs    RunStore
+	Replica string
+	// MaxSessionRuns is how many parked runs one session may hold; zero
+	// means [SessionRunsCap]. A server whose sessions are principals (one
+	// per bearer token, as stateless HTTP has) raises it, since the share
+	// exists to keep one client from taking every slot.
+	MaxSessionRuns int
+	// Swarm is the tools.swarm value (true, false or an object): agents.run,
+	// phase and log in cells; see [ResolveSwarm]. Agents runs the children;
+	// nil makes agents.run fail with a message that says so.
+	Swarm  json.RawMessage
+	Agents Agents
 }
 
 // Prelude is the guest API that an engine must evaluate into its template.
@@ -118,20 +137,32 @@ func Prelude() string { return preludeJS }
 
 // Runtime holds the engine, the configuration and the registered tools.
 type Runtime struct {
-	cfg      Config
-	tools    []Tool
-	sources  []Source
-	engine   abi.Engine
-	ownEng   bool
-	logger   *slog.Logger
-	store    *store
-	sessions SessionStore
-	debug    debugMode
-	hooks    Hooks
-	outputs  contracts
-	workers  *workers
-	slots    chan struct{} // see admit
-	legGrace time.Duration // see legGrace; tests shorten it
+	cfg    Config
+	search ToolSearchConfig
+	// bounds are the limits of the runtime's cells and searches: code
+	// mode's, or Tool Search's when only it is on. A runtime serves one of
+	// the two: code mode wins where both could be active.
+	bounds     Config
+	tools      []Tool
+	sources    []Source
+	engine     abi.Engine
+	ownEng     bool
+	logger     *slog.Logger
+	store      *store
+	sessions   SessionStore
+	runs       RunStore // nil: parked runs stay in store
+	sessionCap int
+	replica    string
+	flights    *flights
+	stopBeat   chan struct{}
+	swarm      SwarmConfig
+	agents     Agents
+	debug      debugMode
+	hooks      Hooks
+	outputs    contracts
+	workers    *workers
+	slots      chan struct{} // see admit
+	legGrace   time.Duration // see legGrace; tests shorten it
 
 	policy  Policy
 	tableMu sync.Mutex
@@ -154,7 +185,24 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runtime{cfg: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, policy: o.Policy}
+	search, more, err := ResolveToolSearch(o.ToolSearch)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, more...)
+	swarm, more, err := ResolveSwarm(o.Swarm)
+	if err != nil {
+		return nil, err
+	}
+	warnings = append(warnings, more...)
+	r := &Runtime{cfg: cfg, search: search, bounds: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, policy: o.Policy, swarm: swarm}
+	switch {
+	case cfg.Enabled && search.Enabled:
+		warnings = append(warnings, "tools.toolSearch: code mode is enabled, and where both could be active code mode wins, so Tool Search is never offered")
+		r.search.Enabled = false
+	case search.Enabled:
+		r.bounds = search.Bounds
+	}
 	if o.MaxRunningCells <= 0 {
 		o.MaxRunningCells = defaultRunningCells()
 	}
@@ -170,7 +218,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 			return nil, fmt.Errorf("register tool %q: no Execute function", t.Name)
 		}
 	}
-	if cfg.Enabled && r.engine == nil {
+	if r.runsCells() && r.engine == nil {
 		eng, err := quickjswasi.New(ctx, &quickjswasi.Options{Prelude: preludeJS, Logger: r.logger})
 		if err != nil {
 			return nil, fmt.Errorf("code mode runtime unavailable: %w", err)
@@ -182,9 +230,20 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 		r.sessions = NewMemorySessionStore()
 	}
 	r.workers = newWorkers()
+	r.flights = newFlights()
+	if r.sessionCap = o.MaxSessionRuns; r.sessionCap <= 0 {
+		r.sessionCap = SessionRunsCap
+	}
+	r.store.sessionCap = r.sessionCap
+	if r.runs = o.Runs; r.runs != nil {
+		r.replica = cmpOr(o.Replica, newReplicaName())
+		r.stopBeat = make(chan struct{})
+		go r.beat(r.stopBeat)
+	}
 	r.legGrace = legGrace
 	r.debug = debugFromEnv()
 	r.hooks = o.Hooks
+	r.agents = o.Agents
 	return r, nil
 }
 
@@ -200,6 +259,10 @@ func (r *Runtime) Close(ctx context.Context) error {
 	}
 	r.isClosed = true
 	r.store.closeAll()
+	if r.stopBeat != nil {
+		close(r.stopBeat)
+	}
+	r.flights.cancel(func(*state) bool { return true })
 	r.workers.close()
 	if r.ownEng {
 		return r.engine.Close(ctx)
@@ -218,7 +281,10 @@ type RunOptions struct {
 	// the replay ids of restart-safe runs.
 	TurnID string
 	// Trajectory, when set, receives every nested tool call of the run's
-	// cells after it finishes, from the goroutine that ran it.
+	// cells after it finishes, from the goroutine that ran it; with
+	// tools.swarm also each child of agents.run (as a call), and each phase
+	// and log, in order, from a goroutine of the run's own, before the
+	// result of the leg that made them.
 	Trajectory func(NestedCall)
 }
 

@@ -14,11 +14,12 @@ const (
 	ToolKindCodeModeExec = "code_mode_exec" // the code-mode exec call itself
 	ToolKindNested       = "nested_tool"    // a tool called from a cell
 	ToolKindDirect       = "direct_tool"    // a model-visible tool called directly
+	ToolKindToolSearch   = "tool_search"    // a Tool Search control call itself (tool_search_code, tool_search, ...)
 )
 
 // ToolEvent describes a tool call to hooks and approvers.
 type ToolEvent struct {
-	ToolKind string // ToolKindCodeModeExec, ToolKindNested or ToolKindDirect
+	ToolKind string // ToolKindCodeModeExec, ToolKindToolSearch, ToolKindNested or ToolKindDirect
 	// ToolInputKind is "javascript" or "typescript" for a code-mode exec.
 	ToolInputKind string
 	ToolName      string // the tool's own name ("exec" for the code-mode exec)

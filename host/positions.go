@@ -48,7 +48,7 @@ func (st *state) failure(f *abi.Failure) Result {
 	}
 	// The result keeps at most maxOutputBytes of either: map no more than
 	// that (a guest can throw megabytes of "cell.js:1:1").
-	n := st.run.rt.cfg.MaxOutputBytes
+	n := st.run.rt.bounds.MaxOutputBytes
 	mapped := *f
 	mapped.Message = st.pos.rewrite(truncateUTF8(f.Message, n))
 	mapped.Stack = dropHostFrames(st.pos.rewrite(truncateUTF8(f.Stack, n)))

@@ -188,10 +188,70 @@
     read: async (path) => bridge("api_read", { path: str(path) }),
   }));
 
+  // tools.swarm: agents.run, phase and log, defined by __cm_setup only when
+  // the host passes swarm. Arguments are checked here for clear messages,
+  // and again by the host, which trusts only itself.
+  const PromiseC = Promise;
+  const thenOf = Promise.prototype.then;
+  const rejected = (e) => new PromiseC((_, reject) => reject(e));
+  class SwarmAgentError extends E {}
+  Object.defineProperty(SwarmAgentError.prototype, "name", { value: "SwarmAgentError", writable: true, configurable: true });
+  const kind = (v) => v === null ? "null" : isArray(v) ? "an array" : typeof v;
+  const hint = (name, v) => {
+    if (v !== undefined && (typeof v !== "string" || v.length > 256)) {
+      throw new TE("agents.run: options." + name + " must be a string of at most 256 characters, not " + (typeof v === "string" ? "one of " + v.length : kind(v)) + ".");
+    }
+    return v === undefined ? "" : ",\"" + name + "\":" + stringify(v);
+  };
+  const agentsRun = (prompt, options) => {
+    let payload;
+    try {
+      if (typeof prompt !== "string") throw new TE("agents.run(prompt, options?): prompt must be a string, not " + kind(prompt) + ".");
+      if (prompt.length > 65536) throw new TE("agents.run: prompt is " + prompt.length + " characters; at most 65536 bytes of UTF-8.");
+      payload = "{\"prompt\":" + stringify(prompt);
+      if (options !== undefined && options !== null) {
+        if (typeof options !== "object" || isArray(options)) throw new TE("agents.run: options must be an object with label, model and schema, not " + kind(options) + ".");
+        for (const k of keysOf(options)) {
+          if (k !== "label" && k !== "model" && k !== "schema") throw new TE("agents.run: unknown option " + quote(k) + " (known: label, model, schema).");
+        }
+        const { label, model, schema } = options; // each read once: getters run once
+        payload += hint("label", label) + hint("model", model);
+        if (schema !== undefined && schema !== null) {
+          if (typeof schema !== "object" || isArray(schema)) throw new TE("agents.run: options.schema must be a JSON Schema object, not " + kind(schema) + ".");
+          let json;
+          try { json = stringify(schema); } catch (e) { throw new TE("agents.run: options.schema must be JSON: " + str(e && e.message)); }
+          if (typeof json !== "string" || json[0] !== "{") throw new TE("agents.run: options.schema must be a JSON Schema object.");
+          if (json.length > 16384) throw new TE("agents.run: options.schema is " + json.length + " characters of JSON; at most 16384.");
+          payload += ",\"schema\":" + json;
+        }
+      }
+      payload += "}";
+    } catch (e) {
+      return rejected(e);
+    }
+    let p;
+    try { p = request("agents.run", payload); } catch (e) { return rejected(new SwarmAgentError(str(e && e.message))); }
+    return apply(thenOf, p, [undefined, (e) => { throw new SwarmAgentError(e.message); }]);
+  };
+  // phase and log never fail on their argument's value: a string as it is,
+  // anything else as JSON text, cut to 2048 characters.
+  const note = (op, v) => {
+    if (v === undefined) throw new TE(op === "phase" ? "phase(title) needs a title." : "log(message) needs a message.");
+    let s = typeof v === "string" ? v : encode(v);
+    if (s.length > 2048) s = apply(sliceOf, s, [0, 2048]);
+    request(op, stringify({ text: s }));
+  };
+  const defineSwarm = () => {
+    define("agents", guard({ run: agentsRun }, (k, names) => missingMessage("agents has no function", k, names, "")));
+    define("phase", (title) => { note("phase", title); });
+    define("log", (message) => { note("log", message); });
+  };
+
   // The host passes its data as JSON text: QuickJS parses JSON several
   // times faster than the same data as an object literal in the source.
-  g.__cm_setup = (dataJSON, toolsJSON, nsJSON) => {
+  g.__cm_setup = (dataJSON, toolsJSON, nsJSON, swarm) => {
     delete g.__cm_setup;
+    if (swarm === true) defineSwarm();
     const data = parse(dataJSON), nsData = parse(nsJSON);
     // A cell gets ALL_TOOLS only when its source names it, and parses it on
     // first use: it is most of a catalog's data, most cells call tools by

@@ -43,6 +43,8 @@ type request struct {
 	path         string // of API.list and API.read
 
 	raw []byte // store, load and namespace decode their own payload
+
+	agent *agentCall // of agents.run (swarm.go)
 }
 
 // bridgeArgs are the members of the guest prelude's payloads.
@@ -129,8 +131,8 @@ func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
 	if json.Unmarshal(rawID, &id) != nil {
 		return errors.New("id must be a string.")
 	}
-	e, err := run.catalog.Resolve(id)
-	if errors.Is(err, catalog.ErrUnknownTool) {
+	e, err := run.resolve(id)
+	if errors.Is(err, catalog.ErrUnknownTool) && !run.searching {
 		for sid, tools := range run.mcpNames {
 			if t, ok := tools[id]; ok {
 				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, jsString(t.Name))
@@ -142,6 +144,16 @@ func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
 	}
 	req.entry, req.id, req.name, req.input, req.replaySafe = e, e.ID, e.Name, orEmpty(input), e.ReplaySafe
 	return run.executable(req)
+}
+
+// resolve finds the catalog entry of an id or unique name for the guest's
+// tools object: among the guest-visible entries, or in a Tool Search cell
+// among every entry, MCP tools included.
+func (run *Run) resolve(id string) (catalog.Entry, error) {
+	if run.searching {
+		return run.catalog.ResolveEvery(id, catalog.ToolsHelp)
+	}
+	return run.catalog.Resolve(id)
 }
 
 func (run *Run) executable(req *request) error {
@@ -306,7 +318,11 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 	case "mcp_search":
 		return settle(run.mcpSearch(req.query, req.limit))
 	case "describe":
-		return settle(run.catalog.Describe(req.id))
+		e, err := run.resolve(req.id)
+		if err != nil {
+			return settle(nil, err)
+		}
+		return settle(e.Described(), nil)
 	case "mcp_api":
 		if req.server == nil {
 			return settle(run.catalog.MCPRootAPI(), nil)
@@ -316,6 +332,8 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 		return settle(run.catalog.APIFiles().List(req.path))
 	case "api_read":
 		return run.apiRead(req.path)
+	case opAgent:
+		return run.runAgent(ctx, st, pc)
 	}
 	res, err := run.execute(ctx, st, pc, req.tool, req.id, req.input)
 	switch {

@@ -97,7 +97,7 @@ func (run *Run) telemetry() Telemetry {
 // failed builds a failed result. The message is bounded by maxOutputBytes
 // like every other part of a result: a guest can throw a huge string.
 func (run *Run) failed(code abi.ErrorCode, reason, msg string) Result {
-	msg = truncateUTF8(msg, run.rt.cfg.MaxOutputBytes)
+	msg = truncateUTF8(msg, run.rt.bounds.MaxOutputBytes)
 	return Result{Status: StatusFailed, Code: code, Reason: reason, Error: msg, Telemetry: run.telemetry()}
 }
 
@@ -145,6 +145,7 @@ const (
 	msgOtherSession       = "code mode run belongs to a different session."
 	msgOtherRun           = "code mode run belongs to a different agent run."
 	msgAlreadyResuming    = "code mode run is already being resumed."
+	msgRunLost            = "code mode run was lost: the process resuming it stopped before it parked or finished."
 )
 
 // failure maps an engine failure onto a result.

@@ -29,6 +29,9 @@ type Run struct {
 	rt     *Runtime
 	opts   RunOptions
 	active bool
+	// searching marks a run whose surface is Tool Search's; it is never
+	// active too.
+	searching bool
 	*table
 	namespaces []visibleNamespace
 	visible    []ToolDefinition
@@ -55,15 +58,22 @@ func (r *Runtime) Prepare(opts RunOptions) (*Run, error) {
 		}
 	}
 	run := &Run{rt: r, opts: opts, table: t}
-	run.active = r.cfg.Enabled && !opts.DisableTools && len(t.effective) > 0
-	if !run.active {
+	hasTools := !opts.DisableTools && len(t.effective) > 0
+	run.active = r.cfg.Enabled && hasTools
+	run.searching = r.search.Enabled && hasTools
+	switch {
+	case run.active:
+		run.resolveNamespaces()
+		run.visible = append([]ToolDefinition{run.execDefinition(), waitDefinition()}, t.directs...)
+		err = checkSurface(run.visible, t.directs)
+	case run.searching:
+		run.resolveNamespaces()
+		run.visible = append(searchControls(r.search.Mode), t.directs...)
+		err = checkSearchSurface(run.visible, t.directs, r.search.Mode)
+	default:
 		run.visible = slices.Clone(t.allDefs)
-		run.logSurface()
-		return run, nil
 	}
-	run.resolveNamespaces()
-	run.visible = append([]ToolDefinition{run.execDefinition(), waitDefinition()}, t.directs...)
-	if err := checkSurface(run.visible, t.directs); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	run.logSurface()
@@ -135,8 +145,20 @@ func jsString(s string) string {
 // Abort ends the run's suspended cells: their in-flight nested calls are
 // cancelled and their snapshots dropped, so a later wait fails. Cells that
 // are executing stop when the context given to Exec or Wait is cancelled.
+//
+// With a RunStore, only the runs this process parked and still runs calls
+// of are known here: those leave the store too.
 func (run *Run) Abort() {
 	run.rt.store.drop(func(st *state) bool { return st.run == run })
+	run.rt.flights.cancel(func(st *state) bool {
+		if st.run != run {
+			return false
+		}
+		if err := run.rt.runs.Remove(context.Background(), st.id); err != nil {
+			run.rt.logger.Warn("code mode run store: an aborted run was not removed", "run", st.id, "err", err)
+		}
+		return true
+	})
 }
 
 // EndSession drops the suspended runs and the stored values of a session (by
@@ -146,6 +168,15 @@ func (r *Runtime) EndSession(sessionKey, sessionID string) {
 		s := st.run.opts.Scope
 		return s.SessionKey == sessionKey && s.SessionID == sessionID
 	})
+	r.flights.cancel(func(st *state) bool {
+		s := st.run.opts.Scope
+		return s.SessionKey == sessionKey && s.SessionID == sessionID
+	})
+	if r.runs != nil {
+		if err := r.runs.DropSession(context.Background(), Session{sessionKey, sessionID}); err != nil {
+			r.logger.Warn("code mode run store: a session's runs were not dropped", "session", sessionID, "err", err)
+		}
+	}
 	if err := r.sessions.Drop(context.Background(), Session{sessionKey, sessionID}); err != nil {
 		r.logger.Warn("code mode session state not dropped", "session", sessionID, "err", err)
 	}

@@ -18,11 +18,12 @@ const (
 
 // store is the process-local map of parked runs.
 type store struct {
-	mu   sync.Mutex
-	runs map[string]*state
+	mu         sync.Mutex
+	runs       map[string]*state
+	sessionCap int // maxSessionRuns, or Options.MaxSessionRuns
 }
 
-func newStore() *store { return &store{runs: map[string]*state{}} }
+func newStore() *store { return &store{runs: map[string]*state{}, sessionCap: maxSessionRuns} }
 
 // park stores a run (or refreshes a run that is parked again) with a TTL.
 func (s *store) park(st *state, ttl time.Duration) error {
@@ -35,7 +36,7 @@ func (s *store) park(st *state, ttl time.Duration) error {
 		if len(s.runs) >= maxParkedRuns {
 			return errors.New(msgTooManyRuns)
 		}
-		if s.sessionRuns(st.run.opts.Scope) >= maxSessionRuns {
+		if s.sessionRuns(st.run.opts.Scope) >= s.sessionCap {
 			return errors.New(msgTooManySessionRuns)
 		}
 	}
@@ -89,14 +90,10 @@ func (s *store) take(id string, caller Scope) (*state, error) {
 	if !ok {
 		return nil, errors.New(msgUnavailable)
 	}
-	owner := st.run.opts.Scope
-	switch {
-	case owner.AgentID != caller.AgentID || owner.SessionKey != caller.SessionKey ||
-		owner.SessionID != caller.SessionID || caller.SessionID == "" && caller.SessionKey == "":
-		return nil, errors.New(msgOtherSession)
-	case owner.RunID != caller.RunID || caller.RunID == "":
-		return nil, errors.New(msgOtherRun)
-	case st.resuming:
+	if err := CheckScope(st.run.opts.Scope, caller); err != nil {
+		return nil, err
+	}
+	if st.resuming {
 		return nil, errors.New(msgAlreadyResuming)
 	}
 	st.resuming = true

@@ -207,7 +207,7 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *
 			t.allDefs = append(t.allDefs, definition(s.tool))
 		}
 	}
-	if !r.cfg.Enabled {
+	if !r.catalogues() {
 		return t, nil
 	}
 	var entries []catalog.Tool
@@ -229,7 +229,7 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *
 		t.byID[s.id] = s.tool
 	}
 	cat, err := catalog.Build(entries, &catalog.BuildOptions{
-		SearchDefaultLimit: r.cfg.SearchDefaultLimit, MaxSearchLimit: r.cfg.MaxSearchLimit, Reuse: reuse})
+		SearchDefaultLimit: r.bounds.SearchDefaultLimit, MaxSearchLimit: r.bounds.MaxSearchLimit, Reuse: reuse})
 	if err != nil {
 		return nil, fmt.Errorf("build code mode catalog: %w", err)
 	}

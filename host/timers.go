@@ -24,6 +24,7 @@ type hostTimer struct {
 	id     int64 // the guest's timer id
 	ticket abi.Ticket
 	delay  time.Duration
+	due    time.Time // once armed
 
 	mu        sync.Mutex
 	settled   bool
@@ -87,6 +88,7 @@ func (st *state) armTimer(h *hostTimer) {
 		return
 	}
 	t, done, calls := h.ticket, st.done, st.calls
+	h.due = time.Now().Add(h.delay)
 	h.t = time.AfterFunc(h.delay, func() {
 		if h.settle() {
 			select {

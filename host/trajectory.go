@@ -14,7 +14,8 @@ type NestedCall struct {
 	ID           string          `json:"id"` // tool_search_code:<parent>:<method>:<seq>
 	ParentCallID string          `json:"parentCallId"`
 	ToolID       string          `json:"toolId"`
-	Method       string          `json:"method"` // the bridge operation: call, callValue, mcp, mcp_request (resources and prompts) or namespace
+	Method       string          `json:"method"`          // the bridge operation: call, callValue, mcp, mcp_request (resources and prompts) or namespace; agents.run, phase or log with tools.swarm
+	Label        string          `json:"label,omitempty"` // options.label of an agents.run child
 	Input        json.RawMessage `json:"input"`
 	Error        string          `json:"error,omitempty"`
 	Start        time.Time       `json:"start"`

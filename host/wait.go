@@ -19,12 +19,15 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 	if json.Unmarshal(args, &in) != nil || in.RunID == nil || strings.TrimSpace(*in.RunID) == "" {
 		return run.failed(abi.CodeInvalidInput, "", "runId must be a non-empty string.")
 	}
+	if run.rt.runs != nil {
+		return run.waitShared(ctx, *in.RunID)
+	}
 	st, err := run.rt.store.take(*in.RunID, run.opts.Scope)
 	if err != nil {
 		return run.failed(abi.CodeInvalidInput, "", err.Error())
 	}
 	owner := st.run
-	st.abort, st.deadline = ctx, time.Now().Add(owner.rt.cfg.Timeout)
+	st.abort, st.deadline = ctx, time.Now().Add(owner.rt.bounds.Timeout)
 	return st.bounded(func() Result { return owner.waitLeg(st.engineCtx(ctx), st) })
 }
 
@@ -36,20 +39,22 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 			st.start(t, pc)
 		}
 	}
-	if !st.collect(ctx) {
+	ok, err := st.collect(ctx)
+	if err != nil {
+		return st.finish(run.failed(abi.CodeInternalError, "lost", err.Error()))
+	}
+	if !ok {
 		if ctx.Err() != nil {
 			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 		}
-		run.rt.store.release(st)
-		return st.withOutput(st.waiting())
+		return st.release(ctx)
 	}
 	release, ok := run.rt.admit(ctx, st.deadline)
 	if !ok { // it stays parked for the next wait
 		if ctx.Err() != nil {
 			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))
 		}
-		run.rt.store.release(st)
-		return st.withOutput(st.waiting())
+		return st.release(ctx)
 	}
 	defer release()
 	cell, err := run.rt.engine.Restore(ctx, st.image, run.limits(), st)
@@ -77,31 +82,60 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 // completed and there is something to deliver: a yield, or a settlement. A
 // timer is waited for only when nothing else is pending (a cell that sleeps);
 // one still pending beside calls or a yield keeps running while the cell does.
-func (st *state) collect(ctx context.Context) bool {
+//
+// The outcomes of calls that run elsewhere (a run resumed from a RunStore)
+// come from the store, which it polls; it fails when such a call's process
+// is gone.
+func (st *state) collect(ctx context.Context) (bool, error) {
 	budget := st.run.rt.resumeBudget()
+	poll, lastAlive := pollFirst, time.Time{}
 	for !st.resumable() {
 		left := time.Until(st.deadline) - budget
 		if left <= 0 {
-			return false
+			return false, nil
 		}
 		wait := time.NewTimer(left)
+		var tick <-chan time.Time
+		if len(st.remoteCalls()) > 0 {
+			tick = time.After(poll)
+			poll = min(2*poll, pollMax)
+		}
 		select {
 		case s := <-st.done:
 			st.ready = append(st.ready, s)
+		case <-tick:
+			check := time.Since(lastAlive) > replicaBeat
+			if check {
+				lastAlive = time.Now()
+			}
+			if err := st.pollRemote(ctx, check); err != nil {
+				wait.Stop()
+				return false, err
+			}
 		case <-wait.C:
 		case <-ctx.Done():
 			wait.Stop()
-			return false
+			return false, nil
 		}
 		wait.Stop()
 	}
-	return time.Until(st.deadline) >= budget
+	return time.Until(st.deadline) >= budget, nil
+}
+
+// release leaves a run that a wait could not resume parked for the next
+// wait, and returns its waiting result.
+func (st *state) release(ctx context.Context) Result {
+	if st.run.rt.runs != nil {
+		return st.parkShared(context.WithoutCancel(ctx))
+	}
+	st.run.rt.store.release(st)
+	return st.withOutput(st.waiting())
 }
 
 // resumeBudget is the least time a leg must have left to resume a cell:
 // min(250ms, max(1ms, timeout/2)).
 func (r *Runtime) resumeBudget() time.Duration {
-	return min(250*time.Millisecond, max(time.Millisecond, r.cfg.Timeout/2))
+	return min(250*time.Millisecond, max(time.Millisecond, r.bounds.Timeout/2))
 }
 
 func (st *state) resumable() bool {

@@ -62,7 +62,21 @@ type Options struct {
 	// of their client reach the connected client of the session whose cell
 	// made the call.
 	Relay *Relay
+	// Stateless serves HTTP without MCP sessions (the SDK's stateless
+	// mode): any replica behind a load balancer can answer any request. A
+	// run's scope is then the bearer token's principal, so it needs a
+	// Token; with a [host.RunStore] a wait may land on any replica. There
+	// is no server-to-client request (elicitation, sampling) in this mode.
+	Stateless bool
+	// Drain is how long Serve waits, when ctx ends, for HTTP requests in
+	// flight (legs of exec and wait, which park at their deadline) before it
+	// closes them. Zero means one second.
+	Drain time.Duration
 }
+
+// ErrStatelessToken is returned for Stateless without a Token: every caller
+// would share one scope, and wait could not refuse another caller.
+var ErrStatelessToken = errors.New("stateless HTTP needs a bearer token: a run's scope is the token's principal")
 
 // DefaultSessionIdle is the idle time after which an HTTP session ends when
 // Options.SessionIdle is zero. It is longer than the default snapshot TTL
@@ -95,7 +109,13 @@ func (o *Options) Validate() error {
 		}
 	}
 	if o.HTTPAddr == "" {
+		if o.Stateless {
+			return errors.New("stateless serving applies only to HTTP")
+		}
 		return nil
+	}
+	if o.Stateless && o.Token == "" {
+		return ErrStatelessToken
 	}
 	h, _, err := net.SplitHostPort(o.HTTPAddr)
 	if err != nil {
@@ -214,8 +234,12 @@ func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	// Long-lived event streams never finish on their own: give requests a
-	// moment, then close.
-	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// moment (Drain), then close.
+	drain := s.opts.Drain
+	if drain <= 0 {
+		drain = time.Second
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
 	if hs.Shutdown(sctx) != nil {
 		hs.Close()
@@ -225,7 +249,7 @@ func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 
 func (s *service) httpHandler() http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server },
-		&sdk.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: s.opts.sessionIdle()})
+		&sdk.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: s.opts.sessionIdle(), Stateless: s.opts.Stateless})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
 	if s.opts.Token == "" {

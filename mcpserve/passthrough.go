@@ -37,11 +37,11 @@ func (s *service) passThrough(ctx context.Context, method string, req sdk.Reques
 	if ss == nil {
 		return nil, true, fmt.Errorf("%s: no session", method)
 	}
-	sess := s.session(ss)
 	var principal string
 	if x := req.GetExtra(); x != nil && x.TokenInfo != nil {
 		principal = x.TokenInfo.UserID
 	}
+	sess := s.session(ss, principal)
 	run, err := s.rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: principal, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}})
 	if err != nil {
 		return nil, true, err

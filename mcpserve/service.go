@@ -40,11 +40,13 @@ type service struct {
 	defs     map[string]string // registered tool name -> definition JSON
 	routes   map[string]string // resource URI -> the downstream server that listed it
 	sessions map[*sdk.ServerSession]*session
-	calls    atomic.Int64
+	// principals are the sessions of stateless serving, by principal.
+	principals map[string]*session
+	calls      atomic.Int64
 }
 
 func newService(rt *host.Runtime, o *Options) (*service, error) {
-	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]*session{}}
+	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]*session{}, principals: map[string]*session{}}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ServerOptions{
 		Logger:                    o.Logger,
 		Capabilities:              capabilities(rt),
@@ -198,9 +200,22 @@ const maxTracked = 64
 // session returns the record of an MCP session: a random id minted on the
 // session's first call and forgotten, with its parked runs, when it ends
 // (closed by the client, or idle past SessionIdle on HTTP).
-func (s *service) session(ss *sdk.ServerSession) *session {
+//
+// Stateless, every request has a session of its own: the record is then
+// the principal's, one per principal, and never ends (its runs end with
+// their TTL).
+func (s *service) session(ss *sdk.ServerSession, principal string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.opts.Stateless {
+		id := "principal:" + principal
+		sess := s.principals[id]
+		if sess == nil {
+			sess = &session{id: id, parked: map[string]*host.Run{}}
+			s.principals[id] = sess
+		}
+		return sess
+	}
 	sess, ok := s.sessions[ss]
 	if !ok {
 		var b [12]byte
@@ -221,11 +236,17 @@ func (s *service) session(ss *sdk.ServerSession) *session {
 // scope is the run scope of a call: its session, and the authenticated
 // principal (empty without a bearer token) as the agent.
 func scope(sess *session, req *sdk.CallToolRequest) host.Scope {
-	var principal string
+	p := principal(req)
+	return host.Scope{AgentID: p, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}
+}
+
+// principal is the authenticated principal of a request, "" without a
+// bearer token.
+func principal(req *sdk.CallToolRequest) string {
 	if req.Extra != nil && req.Extra.TokenInfo != nil {
-		principal = req.Extra.TokenInfo.UserID
+		return req.Extra.TokenInfo.UserID
 	}
-	return host.Scope{AgentID: principal, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}
+	return ""
 }
 
 func (s *service) handler(name string) sdk.ToolHandler {
@@ -237,9 +258,9 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		callID := fmt.Sprintf("mcp_call_%d", s.calls.Add(1))
 		p := newProgress(ctx, req)
 		defer p.stop()
-		sess := s.session(req.Session)
+		sess := s.session(req.Session, principal(req))
 		defer sess.track(p)()
-		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: p.nested})
+		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: sess.trajectory(p)})
 		if err != nil {
 			return errorResult("code mode run unavailable: " + err.Error()), nil
 		}
@@ -252,6 +273,8 @@ func (s *service) handler(name string) sdk.ToolHandler {
 			}
 			json.Unmarshal(args, &in)
 			return s.reply(sess, nil, in.RunID, run.Wait(ctx, args)), nil
+		case "tool_search_code":
+			return s.reply(sess, nil, "", run.ToolSearchCode(ctx, callID, args)), nil
 		}
 		res, err := s.direct(ctx, run, name, callID, args)
 		if err == nil {

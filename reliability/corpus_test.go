@@ -34,6 +34,7 @@ var printCorpus = flag.Bool("corpus.print", false, "print each hostile cell's ac
 //	output: a prefix of the JSON of the result's output items
 //	language: typescript to send the cell as TypeScript
 //	mcp:    yes to also run it through mcpserve
+//	swarm:  yes to run it with tools.swarm on and corpusAgent (swarm_test.go)
 //	bug:    a known defect: the case is skipped unless CODEMODE_RELIABILITY_BUGS=1
 //	wasmtime-code: the code on wasmtime, where its fixed native stack differs;
 //	        "a | b" accepts either, for an outcome that races the deadline
@@ -184,6 +185,7 @@ func TestHostileCorpus(t *testing.T) {
 	before := heapInUse()
 	w := newWorld(t)
 	rt := newRuntime(t, w, corpusConfig, w.startMCP(t)...)
+	srt := newSwarmRuntime(t, w)
 	if r := prepare(t, rt, testScope).Exec(context.Background(), "warm", execArgs("return 1")); r.Status != host.StatusCompleted {
 		t.Fatalf("warm-up: %s", describe(r))
 	}
@@ -201,7 +203,11 @@ func TestHostileCorpus(t *testing.T) {
 				if bug := c.want["bug"]; bug != "" && os.Getenv(bugsEnv) != "1" {
 					t.Skip("BUG: " + bug)
 				}
-				run := prepare(t, rt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
+				crt := rt
+				if c.want["swarm"] == "yes" {
+					crt = srt
+				}
+				run := prepare(t, crt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
 				start := time.Now()
 				r := run.Exec(context.Background(), "call_"+c.name, c.args())
 				r = resumeSlowPark(run, c.want["status"], r)
@@ -238,6 +244,8 @@ func TestHostileCorpus(t *testing.T) {
 		t.Errorf("heap %d MiB after the corpus, bound %d MiB", after>>20, (warm+openRuntimeSlack)>>20)
 	}
 	rt.Close(context.Background())
+	srt.Close(context.Background())
+	srt = nil // the heap check below must not count it
 	w.mcp.Close()
 	goleak.VerifyNone(t, append(engineLeaks, leaks)...)
 	if closed := heapInUse(); closed > before+closedSlack {

@@ -167,8 +167,15 @@ var corpusHooks = host.Hooks{Approve: func(context.Context, host.ToolEvent) (boo
 
 func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *host.Runtime {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Sources: sources, Config: json.RawMessage(config),
-		Engine: corpusEngine(t), Policy: corpusPolicy, Hooks: corpusHooks})
+	return newWorldRuntime(t, w, &host.Options{Sources: sources, Config: json.RawMessage(config)})
+}
+
+// newWorldRuntime is a runtime of o over the world's tools, with the
+// corpus's engine, policy, hooks and namespace.
+func newWorldRuntime(t testing.TB, w *world, o *host.Options) *host.Runtime {
+	t.Helper()
+	o.Tools, o.Engine, o.Policy, o.Hooks = w.tools, corpusEngine(t), corpusPolicy, corpusHooks
+	rt, err := host.New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

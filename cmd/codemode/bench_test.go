@@ -51,7 +51,7 @@ func BenchmarkExecInProcess(b *testing.B) {
 // a cell's guest API costs to set up once the engine runs.
 func BenchmarkExecDemoCatalog(b *testing.B) {
 	ctx := context.Background()
-	e, err := newEnv(ctx, "", withEngine, "", slog.New(slog.DiscardHandler), io.Discard)
+	e, err := newEnv(ctx, "", withEngine, "", nil, slog.New(slog.DiscardHandler), io.Discard)
 	if err != nil {
 		b.Fatal(err)
 	}

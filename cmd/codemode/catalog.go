@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/catalog"
@@ -16,11 +17,12 @@ const catalogSynopsis = "[--config FILE] [--json] [--search QUERY] [--dts]"
 
 // catalogListing is the --json form of the catalog command.
 type catalogListing struct {
-	CodeMode bool                   `json:"codeMode"`
-	Visible  []host.ToolDefinition  `json:"visible"`
-	Catalog  []catalog.Compact      `json:"catalog"`
-	Search   *catalogSearch         `json:"search,omitempty"`
-	APIFiles []catalogAPIFileListed `json:"apiFiles,omitempty"`
+	CodeMode   bool                   `json:"codeMode"`
+	ToolSearch bool                   `json:"toolSearch"`
+	Visible    []host.ToolDefinition  `json:"visible"`
+	Catalog    []catalog.Compact      `json:"catalog"`
+	Search     *catalogSearch         `json:"search,omitempty"`
+	APIFiles   []catalogAPIFileListed `json:"apiFiles,omitempty"`
 }
 
 type catalogSearch struct {
@@ -52,7 +54,7 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usageError(stderr, "catalog", "give --search or --dts, not both")
 	}
 
-	e, err := newEnv(ctx, *configPath, listingOnly, "", newLogger(stderr, quietLevel()), stderr)
+	e, err := newEnv(ctx, *configPath, listingOnly, "", nil, newLogger(stderr, quietLevel()), stderr)
 	if err != nil {
 		return reportSetupError(stderr, "catalog", err)
 	}
@@ -75,7 +77,7 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 			for _, f := range files {
 				out = append(out, catalogAPIFileListed{f.Path, f.Content})
 			}
-			return writeJSON(stdout, stderr, catalogListing{CodeMode: run.Active(), Visible: run.Tools(), Catalog: compactAll(cat), APIFiles: out})
+			return writeJSON(stdout, stderr, catalogListing{CodeMode: run.Active(), ToolSearch: run.Searching(), Visible: run.Tools(), Catalog: compactAll(cat), APIFiles: out})
 		}
 		if len(files) == 0 {
 			fmt.Fprintln(stderr, "codemode catalog: no MCP tools in the catalog, so there are no declaration files")
@@ -93,9 +95,13 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return exitOK
 	case searching:
 		if cat == nil {
-			return usageError(stderr, "catalog", "code mode is off, so there is no hidden catalog to search")
+			return usageError(stderr, "catalog", "code mode and Tool Search are off, so there is no hidden catalog to search")
 		}
-		hits, err := cat.Search(*query, 0)
+		search, how := cat.Search, "tools.search"
+		if run.Searching() {
+			search, how = cat.SearchEvery, "tool_search"
+		}
+		hits, err := search(*query, 0)
 		if err != nil {
 			return usageError(stderr, "catalog", "search: %v", err)
 		}
@@ -105,19 +111,22 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		if *asJSON {
 			return writeJSON(stdout, stderr, catalogSearch{Query: *query, Hits: hits})
 		}
-		fmt.Fprintf(stdout, "tools.search(%q): %d hits\n", *query, len(hits))
+		fmt.Fprintf(stdout, "%s(%q): %d hits\n", how, *query, len(hits))
 		for _, h := range hits {
 			writeEntry(stdout, h)
 		}
 		return exitOK
 	case *asJSON:
-		return writeJSON(stdout, stderr, catalogListing{CodeMode: run.Active(), Visible: run.Tools(), Catalog: compactAll(cat)})
+		return writeJSON(stdout, stderr, catalogListing{CodeMode: run.Active(), ToolSearch: run.Searching(), Visible: run.Tools(), Catalog: compactAll(cat)})
 	}
 
 	visible := run.Tools()
 	switch {
 	case run.Active():
 		fmt.Fprintf(stdout, "Code mode is on: the model sees %d tools; %d more are in the hidden catalog.\n", len(visible), cat.Len())
+	case run.Searching():
+		fmt.Fprintf(stdout, "Tool Search is on (mode %q): the model sees %d tools; %d more are in the hidden catalog.\n",
+			e.rt.ToolSearch().Mode, len(visible), cat.Len())
 	case e.cfg.Enabled:
 		fmt.Fprintf(stdout, "Code mode is enabled but inactive: %s.\n", e.noTools())
 	default:
@@ -129,7 +138,9 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	for _, t := range visible {
 		kind := ""
-		if run.Active() && t.Name != "exec" && t.Name != "wait" {
+		// The surface checks keep direct-only tools of these names away.
+		control := slices.Contains([]string{"exec", "wait", "tool_search_code", "tool_search", "tool_describe", "tool_call"}, t.Name)
+		if (run.Active() || run.Searching()) && !control {
 			kind = " (direct-only)"
 		}
 		fmt.Fprintf(stdout, "\n--- %s%s ---\n%s\ninput schema: %s\n", t.Name, kind, t.Description, t.InputSchema)

@@ -140,3 +140,31 @@ func TestExampleApproval(t *testing.T) {
 		t.Fatalf("value %v", v)
 	}
 }
+
+func TestExampleToolSearch(t *testing.T) {
+	rs := example(t, "toolsearch.js", "--config", filepath.Join("..", "..", "examples", "toolsearch.json5"))
+	if len(rs) != 1 || rs[0].Status != host.StatusCompleted {
+		t.Fatalf("results = %+v", rs)
+	}
+	v := value(t, rs[0]).(map[string]any)
+	if v["handbook"] != "mcp:docs:search_docs" || v["found"] != true || len(v["unpaid"].([]any)) != 8 {
+		t.Errorf("value = %v", v)
+	}
+	if got := rs[0].Telemetry.VisibleTools; !reflect.DeepEqual(got, []string{"tool_search_code", "tool_search", "tool_describe", "tool_call", "chart_image"}) {
+		t.Errorf("visible = %v", got)
+	}
+}
+
+// examples/swarm.js under exec: the demo agent answers every child.
+func TestExampleSwarm(t *testing.T) {
+	rs := example(t, "swarm.js")
+	want := map[string]any{
+		"reviews": []any{"SHP-107: Check shipment SHP-107 (31 t) for payment risk.",
+			"SHP-111: Check shipment SHP-111 (26.75 t) for payment risk.", "SHP-105: Check shipment SHP-105 (22 t) for payment risk."},
+		"decision": map[string]any{"chase": false, "reason": "demo"},
+		"failure":  "SwarmAgentError",
+	}
+	if got := value(t, rs[0]); len(rs) != 1 || !reflect.DeepEqual(got, want) {
+		t.Errorf("value = %v\nwant %v", got, want)
+	}
+}

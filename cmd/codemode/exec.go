@@ -73,12 +73,13 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 	}
 
-	e, err := newEnv(ctx, *configPath, withEngine, *engineName, newLogger(stderr, quietLevel()), stderr)
+	e, err := newEnv(ctx, *configPath, withEngine, *engineName, nil, newLogger(stderr, quietLevel()), stderr)
 	if err != nil {
 		return reportSetupError(stderr, "exec", err)
 	}
 	defer e.Close(context.WithoutCancel(ctx))
-	if !e.cfg.Enabled {
+	search := e.rt.ToolSearch()
+	if !e.cfg.Enabled && !(search.Enabled && search.Mode != host.ToolSearchTools) {
 		where := "the configuration"
 		if e.file != nil {
 			where = e.file.Pos("tools.codeMode")
@@ -96,7 +97,7 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return exitFailed
 	}
 
-	if !run.Active() {
+	if !run.Active() && !run.Searching() {
 		fmt.Fprintf(stderr, "codemode exec: %s, so code mode is inactive for this run\n", e.noTools())
 	}
 	in := map[string]string{"code": source}
@@ -106,7 +107,13 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	argsJSON, _ := json.Marshal(in)
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
-	res := run.Exec(ctx, "call_1", argsJSON)
+	// With Tool Search, the file is a tool_search_code body, which never
+	// waits.
+	cell := run.Exec
+	if run.Searching() {
+		cell = run.ToolSearchCode
+	}
+	res := cell(ctx, "call_1", argsJSON)
 	for {
 		if err := enc.Encode(res); err != nil {
 			fmt.Fprintf(stderr, "codemode exec: write result: %v\n", err)

@@ -9,11 +9,17 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
 	"github.com/seed11a79d2d/codemode/mcpserve"
 )
 
-const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]"
+const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME]"
+
+// drainFor bounds how long serve, told to stop, lets legs in flight finish
+// and parked runs' calls settle into the run store.
+const drainFor = 30 * time.Second
 
 // tokenEnv names the environment variable that carries serve --http's
 // bearer token when --token-file is not given; this is the one place that
@@ -27,6 +33,9 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	addr := fs.String("http", "", "serve streamable HTTP at http://`ADDR`/mcp instead of stdio (\":0\" picks a free loopback port); an address that is not loopback needs a bearer token")
 	tokenFile := fs.String("token-file", "", "with --http, require the bearer token in `file` (one line, at least 16 bytes) on every request; overrides $"+tokenEnv)
 	idle := fs.Duration("session-idle", mcpserve.DefaultSessionIdle, "with --http, close a session (and end its parked runs) after this long without a request; 0 means never")
+	stateless := fs.Bool("stateless", false, "with --http, serve without MCP sessions, so that any replica can answer any request; a run's scope is the bearer token's principal (needs a token)")
+	storeURL := fs.String("store", "", "keep parked runs in the Redis at `URL` (redis://host:port/db), shared by replicas and kept across restarts; overrides the config's store")
+	storeKey := fs.String("store-key-file", "", "with --store, sign the run store's entries with the key in `file` (at least 32 bytes); overrides $"+storeKeyEnv)
 	positional, err := parseFlags(fs, args)
 	if err != nil {
 		return flagStatus(err)
@@ -36,8 +45,11 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *storeURL == "" && set["store-key-file"] {
+		return usageError(stderr, "serve", "--store-key-file applies only with --store")
+	}
 	if *addr == "" {
-		for _, name := range []string{"token-file", "session-idle"} {
+		for _, name := range []string{"token-file", "session-idle", "stateless"} {
 			if set[name] {
 				return usageError(stderr, "serve", "--%s applies only with --http", name)
 			}
@@ -46,7 +58,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if *idle < 0 {
 		return usageError(stderr, "serve", "--session-idle must not be negative (0 means never)")
 	}
-	opts := &mcpserve.Options{HTTPAddr: *addr, In: stdin, Out: stdout, SessionIdle: *idle}
+	opts := &mcpserve.Options{HTTPAddr: *addr, In: stdin, Out: stdout, SessionIdle: *idle, Stateless: *stateless, Drain: drainFor}
 	if *idle == 0 {
 		opts.SessionIdle = -1 // the library's "never"; its zero is the default
 	}
@@ -61,7 +73,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 		opts.Token = token
 		if err := opts.Validate(); err != nil {
-			if errors.Is(err, mcpserve.ErrTokenRequired) {
+			if errors.Is(err, mcpserve.ErrTokenRequired) || errors.Is(err, mcpserve.ErrStatelessToken) {
 				return usageError(stderr, "serve", "%v\ngive one with --token-file FILE or $%s (for example: openssl rand -hex 32 > token; chmod 600 token)", err, tokenEnv)
 			}
 			return usageError(stderr, "serve", "%v", err)
@@ -69,13 +81,17 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	logger := newLogger(stderr, slog.LevelInfo)
 	opts.Logger = logger
-	e, err := newEnv(ctx, *configPath, serving, *engineName, logger, stderr)
+	so := &serveSettings{stateless: *stateless}
+	if *storeURL != "" {
+		so.store = &config.Store{URL: *storeURL, KeyFile: *storeKey}
+	}
+	e, err := newEnv(ctx, *configPath, serving, *engineName, so, logger, stderr)
 	if err != nil {
 		return reportSetupError(stderr, "serve", err)
 	}
 	defer e.Close(context.WithoutCancel(ctx))
-	if !e.cfg.Enabled {
-		fmt.Fprintln(stderr, "codemode serve: warning: code mode is off, so every tool is served directly")
+	if !e.cfg.Enabled && !e.rt.ToolSearch().Enabled {
+		fmt.Fprintln(stderr, "codemode serve: warning: code mode and Tool Search are off, so every tool is served directly")
 	}
 	opts.Relay = e.relay
 	if err := mcpserve.Serve(ctx, e.rt, opts); err != nil {
@@ -84,6 +100,13 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return exitUsage
 		}
 		return exitFailed
+	}
+	// Stopping: calls of parked runs finish and their outcomes reach the
+	// run store, so another replica, or this one restarted, can resume them.
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainFor)
+	defer cancel()
+	if err := e.rt.Drain(dctx); err != nil {
+		fmt.Fprintf(stderr, "codemode serve: %v\n", err)
 	}
 	return exitOK
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
+	"github.com/seed11a79d2d/codemode/redisstore"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -68,7 +70,9 @@ const serveWait = time.Second
 
 // newEnv loads the configuration (the demo setup when path is empty), starts
 // the MCP servers and the engine, and builds the runtime.
-func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string, logger *slog.Logger, stderr io.Writer) (_ *env, err error) {
+//
+// so are serve's own settings (nil for the other commands).
+func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string, so *serveSettings, logger *slog.Logger, stderr io.Writer) (_ *env, err error) {
 	// Start-up allocates a few MB, most of it kept (the engine's code and
 	// template, the catalog): collecting on the way only costs a 2-core
 	// machine about a tenth of a CLI run.
@@ -80,6 +84,8 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}()
 	codeMode := demoCodeMode
+	swarm := demoSwarm
+	var toolSearch json.RawMessage
 	useDemo, useTracker := true, true
 	var servers []config.MCPServer
 	var policy host.Policy
@@ -92,7 +98,8 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			fmt.Fprintf(stderr, "codemode: warning: %s\n", w)
 		}
 		e.file = f
-		codeMode = f.CodeMode
+		codeMode, toolSearch = f.CodeMode, f.ToolSearch
+		swarm = f.Swarm
 		useDemo = f.Plugins[demo.PluginID]
 		useTracker = f.Plugins[tracker.PluginID]
 		servers = f.MCPServers
@@ -107,7 +114,13 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
+	search, _, err := host.ResolveToolSearch(toolSearch)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errConfig, err)
+	}
 	e.cfg = cfg
+	// Cells run in code mode, and in Tool Search's tool_search_code.
+	cells := cfg.Enabled || search.Enabled && search.Mode != host.ToolSearchTools
 
 	// The engine compiles or loads while the MCP servers start.
 	type started struct {
@@ -115,7 +128,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		err error
 	}
 	var engc chan started
-	if cfg.Enabled && mode != listingOnly {
+	if cells && mode != listingOnly {
 		engc = make(chan started, 1)
 		go func() {
 			eng, err := startEngine(ctx, engineName, stderr, logger)
@@ -124,7 +137,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}
 	waitEngine := func() (abi.Engine, error) {
 		switch {
-		case !cfg.Enabled:
+		case !cells:
 			return nil, nil
 		case engc == nil:
 			return listingEngine{}, nil
@@ -197,7 +210,27 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, err
 	}
-	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, Engine: eng, Logger: logger, Hooks: hooks, Policy: policy})
+	var runs host.RunStore
+	var sessionRuns int
+	store := so.runStore(e.file)
+	if store != nil && mode == serving {
+		s, err := openStore(ctx, store)
+		if err != nil {
+			return nil, err
+		}
+		e.closers = append(e.closers, func() { s.Close() })
+		runs = s
+	}
+	if so != nil && so.stateless {
+		// Every caller with the token is one principal, and so one session:
+		// its share of parked runs is the whole, the store's or the process's.
+		sessionRuns = host.MaxParkedRuns
+		if runs != nil {
+			sessionRuns = cmp.Or(store.MaxRuns, redisstore.DefaultMaxRuns)
+		}
+	}
+	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, ToolSearch: toolSearch,
+		Engine: eng, Logger: logger, Hooks: hooks, Policy: policy, Swarm: swarm, Agents: e.agents(useDemo), Runs: runs, MaxSessionRuns: sessionRuns})
 	if err != nil {
 		return nil, err
 	}

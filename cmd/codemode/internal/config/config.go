@@ -29,6 +29,12 @@ type File struct {
 	// absent (code mode off, as the contract says). It has been checked with
 	// [host.ResolveConfig].
 	CodeMode json.RawMessage
+	// ToolSearch is the tools.toolSearch value as JSON, or nil when the key
+	// is absent. It has been checked with [host.ResolveToolSearch].
+	ToolSearch json.RawMessage
+	// Swarm is tools.swarm as JSON, or nil when absent (off). It has been
+	// checked with [host.ResolveSwarm].
+	Swarm json.RawMessage
 	// Allow is tools.allow: nil when absent (every tool), otherwise the only
 	// tool names kept, so an empty list keeps none. Deny is tools.deny.
 	Allow []string
@@ -44,6 +50,8 @@ type File struct {
 	// Engine names the engine ("wazero", or "wasmtime" in binaries built
 	// with that tag); empty means the default. The command checks it.
 	Engine string
+	// Store is the store key; nil keeps parked runs in the process.
+	Store *Store
 	// MCPServers are the downstream MCP servers, sorted by name.
 	MCPServers []MCPServer
 	// Warnings are "file:line:col: field: message" lines: unknown keys and
@@ -126,9 +134,15 @@ func Parse(path string, data []byte) (*File, error) {
 		return nil, d.err
 	}
 	f.Deny = append(f.Deny, d.disabledTools...)
-	if f.CodeMode == nil && len(f.MCPServers) > 0 {
+	cm, _, _ := host.ResolveConfig(f.CodeMode, nil)
+	if ts, _, _ := host.ResolveToolSearch(f.ToolSearch); cm.Enabled && ts.Enabled {
+		line, col := d.keyPos("tools.toolSearch")
+		d.warn(line, col, "tools.toolSearch", "code mode is enabled too, and code mode wins, so Tool Search is never offered")
+	}
+	if f.CodeMode == nil && f.ToolSearch == nil && len(f.MCPServers) > 0 {
 		// A file that names servers is one pasted from an MCP client, and
-		// code mode is what the codemode command is for.
+		// code mode is what the codemode command is for (unless the file
+		// asks for Tool Search).
 		f.CodeMode = json.RawMessage(`true`)
 	}
 	return f, nil
@@ -330,6 +344,7 @@ func (d *decoder) top(root *Node) {
 		"servers":    d.mcpServers, // VS Code's mcp.json
 		"inputs":     func(*Node, string) {},
 		"engine":     func(v *Node, f string) { d.str(v, f, &d.f.Engine) },
+		"store":      d.store,
 	})
 	slices.SortFunc(d.f.MCPServers, func(a, b MCPServer) int { return strings.Compare(a.Name, b.Name) })
 }
@@ -360,6 +375,8 @@ func (d *decoder) inputs(n *Node, field string) {
 func (d *decoder) tools(n *Node, field string) {
 	d.object(n, field, map[string]func(*Node, string){
 		"codeMode":   d.codeMode,
+		"toolSearch": d.toolSearch,
+		"swarm":      d.swarm,
 		"allow":      func(v *Node, f string) { d.strings(v, f, &d.f.Allow) },
 		"deny":       func(v *Node, f string) { d.strings(v, f, &d.f.Deny) },
 		"directOnly": func(v *Node, f string) { d.strings(v, f, &d.f.DirectOnly) },
@@ -404,15 +421,33 @@ func (d *decoder) approval(n *Node, field string) {
 func (d *decoder) codeMode(n *Node, field string) {
 	raw := n.JSON()
 	_, warnings, err := host.ResolveConfig(raw, nil)
+	if d.resolved(n, field, warnings, err) {
+		d.f.CodeMode = raw
+	}
+}
+
+// toolSearch checks tools.toolSearch with the host's resolver, as codeMode
+// does tools.codeMode.
+func (d *decoder) toolSearch(n *Node, field string) {
+	raw := n.JSON()
+	_, warnings, err := host.ResolveToolSearch(raw)
+	if d.resolved(n, field, warnings, err) {
+		d.f.ToolSearch = raw
+	}
+}
+
+// resolved places a host resolver's error or warnings on their lines, and
+// reports whether the value is usable.
+func (d *decoder) resolved(n *Node, field string, warnings []string, err error) bool {
 	if err != nil {
 		var ce *host.ConfigError
 		if errors.As(err, &ce) {
 			at := d.node(ce.Field)
 			d.fail(at, ce.Field, "%s", ce.Problem)
-			return
+			return false
 		}
 		d.fail(n, field, "%v", err)
-		return
+		return false
 	}
 	for _, w := range warnings {
 		sub, msg, ok := strings.Cut(w, ": ")
@@ -422,7 +457,7 @@ func (d *decoder) codeMode(n *Node, field string) {
 		line, col := d.keyPos(sub)
 		d.f.Warnings = append(d.f.Warnings, fmt.Sprintf("%s:%d:%d: %s: %s", d.f.Path, line, col, sub, msg))
 	}
-	d.f.CodeMode = raw
+	return true
 }
 
 // node finds the node at a dotted field path, or its closest present parent.

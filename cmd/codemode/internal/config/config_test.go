@@ -191,6 +191,22 @@ func TestParseApproval(t *testing.T) {
 	}
 }
 
+// tools.toolSearch is kept as written, and a file with servers and Tool
+// Search no longer turns code mode on.
+func TestParseToolSearch(t *testing.T) {
+	f, err := Parse("a.json5", []byte(`{tools: {toolSearch: {enabled: true, mode: "code"}}, mcpServers: {a: {command: "x"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(f.ToolSearch) != `{"enabled":true,"mode":"code"}` || f.CodeMode != nil {
+		t.Errorf("toolSearch %s, codeMode %s", f.ToolSearch, f.CodeMode)
+	}
+	f, err = Parse("a.json5", []byte(`{mcpServers: {a: {command: "x"}}}`))
+	if err != nil || string(f.CodeMode) != "true" || f.ToolSearch != nil {
+		t.Errorf("servers alone: %v codeMode %s toolSearch %s", err, f.CodeMode, f.ToolSearch)
+	}
+}
+
 func TestLoad(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "c.json5")
 	if err := os.WriteFile(path, []byte(full), 0o600); err != nil {

@@ -1,0 +1,140 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed11a79d2d/codemode/abi"
+)
+
+// replicas are two runtimes over the same tools and one RunStore, as two
+// processes behind a load balancer would be.
+func replicas(t *testing.T, config string, store RunStore, tools ...Tool) (*Runtime, *Runtime) {
+	t.Helper()
+	mk := func(name string) *Runtime {
+		return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config), Runs: store, Replica: name})
+	}
+	return mk("a"), mk("b")
+}
+
+func waitFor(run *Run, id string) Result {
+	b, _ := json.Marshal(map[string]string{"runId": id})
+	return run.Wait(context.Background(), b)
+}
+
+func TestSharedRunMovesBetweenReplicas(t *testing.T) {
+	g := newGate()
+	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, NewMemoryRunStore(0), shipments(), g.tool())
+	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
+
+	// A yield parks on a and completes on b.
+	r := exec(t, onA, `const n = (await tools.callValue("shipping_list", {})).length; await yield_control("turn"); return n * 2`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	if r = waitFor(onB, r.RunID); r.Status != StatusCompleted || string(r.Value) != "6" {
+		t.Fatalf("wait on b: %+v", r)
+	}
+
+	// A slow call runs on a; its outcome reaches the wait on b through the
+	// store.
+	r = exec(t, onA, `const v = await tools.callValue("slow_echo", {v: 41}); return v.v + 1`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	<-g.calls
+	id := r.RunID
+	if r = waitFor(onB, id); r.Status != StatusWaiting {
+		t.Fatalf("wait before the call settles: %+v", r)
+	}
+	g.open()
+	if r = waitFor(onB, id); r.Status != StatusCompleted || string(r.Value) != "42" {
+		t.Fatalf("wait after: %+v", r)
+	}
+	if r = waitFor(onA, id); r.Status != StatusFailed || r.Error != msgUnavailable {
+		t.Fatalf("a second wait: %+v", r)
+	}
+	if err := a.Drain(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Waits racing on both replicas resume a run exactly once.
+func TestSharedRunResumesOnce(t *testing.T) {
+	var runs sync.Map
+	count := Tool{Name: "count_once", Description: "Count.", Execute: func(_ context.Context, c Call) (ToolResult, error) {
+		if _, dup := runs.LoadOrStore(string(c.Input), true); dup {
+			t.Errorf("run %s resumed twice", c.Input)
+		}
+		return ToolResult{Details: 1}, nil
+	}}
+	a, b := replicas(t, `{"enabled":true,"timeoutMs":2000}`, NewMemoryRunStore(0), count)
+	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
+	for i := range 20 {
+		r := exec(t, onA, `const me = Math.random(); await yield_control("x"); return await tools.callValue("count_once", {me})`)
+		if r.Status != StatusWaiting {
+			t.Fatalf("%d: %+v", i, r)
+		}
+		results := make(chan Result, 2)
+		for _, run := range []*Run{onA, onB} {
+			go func() { results <- waitFor(run, r.RunID) }()
+		}
+		first, second := <-results, <-results
+		if first.Status == StatusCompleted == (second.Status == StatusCompleted) {
+			t.Fatalf("%d: %s and %s", i, first.Status, second.Status)
+		}
+		for _, x := range []Result{first, second} {
+			if x.Status == StatusFailed && x.Error != msgAlreadyResuming && x.Error != msgUnavailable {
+				t.Fatalf("%d: the losing wait: %+v", i, x)
+			}
+		}
+	}
+}
+
+// A call whose process is gone is lost, and the wait says so.
+func TestSharedRunLostCall(t *testing.T) {
+	g := newGate()
+	defer g.open()
+	store := NewMemoryRunStore(0)
+	a, b := replicas(t, `{"enabled":true,"timeoutMs":10000}`, store, g.tool())
+	r := exec(t, prepare(t, a, RunOptions{}), `const p = tools.callValue("slow_echo", {v: 1}); await yield_control("x"); return await p`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	<-g.calls
+	a.Close(context.Background()) // as if killed: the call ends unsettled and a stops beating
+	<-g.cancelled
+	r = waitFor(prepare(t, b, RunOptions{}), r.RunID)
+	if r.Status != StatusFailed || r.Reason != "lost" || !strings.Contains(r.Error, "was lost: the process that ran it (a) stopped") {
+		t.Fatalf("wait: %+v", r)
+	}
+}
+
+func TestSharedRunRefusals(t *testing.T) {
+	store := NewMemoryRunStore(0)
+	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, store, shipments())
+	r := exec(t, prepare(t, a, RunOptions{}), `await yield_control("x"); return 1`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	other := Scope{AgentID: "agent", SessionKey: "other", SessionID: "other", RunID: "r1"}
+	if w := waitFor(prepare(t, b, RunOptions{Scope: other}), r.RunID); w.Error != msgOtherSession {
+		t.Fatalf("another session: %+v", w)
+	}
+	if w := waitFor(prepare(t, b, RunOptions{}), "cm_unknown"); w.Error != msgUnavailable {
+		t.Fatalf("unknown: %+v", w)
+	}
+	// A record that does not decode is refused before anything runs, and
+	// dropped.
+	store.Park(context.Background(), ParkedRun{ID: "cm_junk", Scope: scope, Expires: time.Now().Add(time.Minute), State: []byte(`{"v":1,"pending":[{"t":99}]}`)})
+	if w := waitFor(prepare(t, b, RunOptions{}), "cm_junk"); w.Code != abi.CodeInternalError || !strings.Contains(w.Error, "cannot be resumed") {
+		t.Fatalf("junk: %+v", w)
+	}
+	if w := waitFor(prepare(t, b, RunOptions{}), r.RunID); w.Status != StatusCompleted {
+		t.Fatalf("the real run: %+v", w)
+	}
+}
