@@ -101,6 +101,26 @@ func buildCommand(t *testing.T) string {
 	return bin
 }
 
+// connectServe starts bin serve with args under client, over stdio, and
+// logs serve's stderr if the test fails. The session ends with the test.
+func connectServe(t *testing.T, ctx context.Context, client *sdk.Client, bin string, args ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("serve's stderr:\n%s", stderr.String())
+		}
+	})
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)

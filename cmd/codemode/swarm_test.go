@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
@@ -48,19 +47,7 @@ func TestServeSwarmThroughSampling(t *testing.T) {
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.Command(bin, "serve")
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("serve's stderr:\n%s", stderr.String())
-		}
-	})
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectServe(t, ctx, client, bin)
 	const cell = `phase("fan out");
 		const [text, rating, refused] = await Promise.all([
 			agents.run("the release notes", { label: "writer" }),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,20 +37,7 @@ func TestServeToolSearch(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.Command(bin, "serve", "--config", cfg)
-	var stderr syncBuffer
-	cmd.Stderr = &stderr
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("serve's stderr:\n%s", stderr.String())
-		}
-	})
-	client := sdk.NewClient(&sdk.Implementation{Name: "model", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectServe(t, ctx, sdk.NewClient(&sdk.Implementation{Name: "model", Version: "1"}, nil), bin, "--config", cfg)
 
 	// The memory server's tools arrive as it connects.
 	var visible []string
