@@ -63,14 +63,14 @@ func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, tool *T
 	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, MCPMethod: run.mcpOps[id],
 		CallID: pc.id, ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
-	defer func() { run.record(ev, pc.method, start, err) }() // ev as the hooks left it
+	defer func() { record(st.trajectory(), ev, pc.method, start, err) }() // ev as the hooks left it
 	return run.invoke(ctx, tool, &ev)
 }
 
-// record hands a finished nested call to the run's trajectory, if it has
-// one. ev is the call as the hooks saw it (with a rewritten input).
-func (run *Run) record(ev ToolEvent, method string, start time.Time, err error) {
-	if run.opts.Trajectory == nil {
+// record hands a finished nested call to a trajectory, if there is one. ev
+// is the call as the hooks saw it (with a rewritten input).
+func record(trajectory func(NestedCall), ev ToolEvent, method string, start time.Time, err error) {
+	if trajectory == nil {
 		return
 	}
 	nc := NestedCall{ID: ev.CallID, ParentCallID: ev.ParentCallID, ToolID: ev.ToolID, Method: method,
@@ -78,7 +78,7 @@ func (run *Run) record(ev ToolEvent, method string, start time.Time, err error) 
 	if err != nil {
 		nc.Error = err.Error()
 	}
-	run.opts.Trajectory(nc)
+	trajectory(nc)
 }
 
 // CallDirect runs a model-visible tool other than exec, wait and

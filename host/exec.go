@@ -59,6 +59,8 @@ type state struct {
 	image     []byte
 	resuming  bool        // a wait holds it; guarded by the store's lock
 	abandoned atomic.Bool // its leg overran and the caller has returned
+	// trace is the Trajectory of the Run whose leg runs now (see trajectory).
+	trace atomic.Pointer[func(NestedCall)]
 	expiry    *time.Timer // guarded by the store's lock
 	expiresAt time.Time   // when its TTL ends; guarded by the store's lock
 }
@@ -101,8 +103,20 @@ func (run *Run) newState(parent string) *state {
 	st := &state{run: run, parent: parent, pending: map[abi.Ticket]*pendingCall{}, timers: map[int64]*hostTimer{},
 		done: make(chan settled, run.rt.bounds.MaxPendingToolCalls+maxPendingTimers+run.rt.maxAgents())}
 	st.calls, st.cancel = context.WithCancel(context.Background())
+	st.follow(run)
 	return st
 }
+
+// follow makes run's Trajectory the one the run's nested calls are recorded
+// in from now on: a wait's, once it resumes the run, so that a call that
+// settles during the wait reaches the wait's listener, not the exec's.
+func (st *state) follow(run *Run) {
+	t := run.opts.Trajectory
+	st.trace.Store(&t)
+}
+
+// trajectory is where a nested call that finishes now is recorded, or nil.
+func (st *state) trajectory() func(NestedCall) { return *st.trace.Load() }
 
 // Request implements abi.Host: it registers the request and starts it on its
 // own goroutine; a yield waits for wait, a timer for its delay.

@@ -61,10 +61,11 @@ const portableVersion = 1
 
 // replicaBeat is how often a runtime with a RunStore says it is alive, and
 // replicaTTL how long one beat lasts: a replica killed mid-call is known to
-// be gone within replicaTTL.
+// be gone within replicaTTL, and a busy one may miss four beats in a row
+// before it counts as gone.
 const (
 	replicaBeat = time.Second
-	replicaTTL  = 3 * replicaBeat
+	replicaTTL  = 5 * replicaBeat
 )
 
 // newReplicaName names a process for the store's liveness checks.

@@ -347,7 +347,7 @@ func (run *Run) runAgent(ctx context.Context, st *state, pc *pendingCall) abi.Ou
 	}
 	start := time.Now()
 	value, err := run.askAgent(ctx, ac)
-	if record := run.opts.Trajectory; record != nil {
+	if record := st.trajectory(); record != nil {
 		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: opAgent, Method: opAgent, Label: ac.req.Label,
 			Input: ac.input, Start: start, Duration: time.Since(start)}
 		if err != nil {
@@ -463,7 +463,7 @@ func (st *state) note(op, payload string) (abi.Ticket, error) {
 	if !st.run.rt.swarm.Enabled {
 		return 0, errors.New(op + " is not available: tools.swarm is off.")
 	}
-	record := st.run.opts.Trajectory
+	record := st.trajectory()
 	if record == nil || st.swarm.notes.sent >= maxNotesPerRun {
 		return 0, nil
 	}

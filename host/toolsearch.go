@@ -254,7 +254,7 @@ func (run *Run) callEntry(ctx context.Context, callID string, e catalog.Entry, i
 		CallID: fmt.Sprintf("tool_call:%s:%s:1", sanitizeID(callID), tool.Name), ParentCallID: callID,
 		Input: input, Scope: run.opts.Scope}
 	start := time.Now()
-	defer func() { run.record(ev, "tool_call", start, err) }()
+	defer func() { record(run.opts.Trajectory, ev, "tool_call", start, err) }()
 	return run.invoke(ctx, tool, &ev)
 }
 

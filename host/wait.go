@@ -27,6 +27,7 @@ func (run *Run) Wait(ctx context.Context, args json.RawMessage) Result {
 		return run.failed(abi.CodeInvalidInput, "", err.Error())
 	}
 	owner := st.run
+	st.follow(run)
 	st.abort, st.deadline = ctx, time.Now().Add(owner.rt.bounds.Timeout)
 	return st.bounded(func() Result { return owner.waitLeg(st.engineCtx(ctx), st) })
 }

@@ -320,3 +320,38 @@ func TestReturnWithCallsInFlight(t *testing.T) {
 		t.Fatalf("an unawaited yield: %+v", r)
 	}
 }
+
+// A call that settles while a wait resumes its run is recorded in the
+// wait's trajectory, whose listener is still there, not the exec's.
+func TestWaitRecordsInItsOwnTrajectory(t *testing.T) {
+	g := newGate()
+	rt := newRuntime(t, `{"enabled":true,"timeoutMs":300}`, g.tool())
+	var mu sync.Mutex
+	seen := map[string][]string{}
+	traced := func(who string) RunOptions {
+		return RunOptions{Scope: scope, Trajectory: func(c NestedCall) {
+			mu.Lock()
+			defer mu.Unlock()
+			seen[who] = append(seen[who], c.ToolID)
+		}}
+	}
+	r := exec(t, prepare(t, rt, traced("exec")), `return (await tools.callValue("slow_echo", {v: 1})).v`)
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	<-g.calls
+	waiter := prepare(t, rt, traced("wait"))
+	b, _ := json.Marshal(map[string]string{"runId": r.RunID})
+	if w := waiter.Wait(context.Background(), b); w.Status != StatusWaiting { // the call is still running
+		t.Fatalf("first wait: %+v", w)
+	}
+	g.open()
+	if w := waiter.Wait(context.Background(), b); w.Status != StatusCompleted {
+		t.Fatalf("wait: %+v", w)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen["exec"]) != 0 || len(seen["wait"]) != 1 || seen["wait"][0] != "openclaw:demo:slow_echo" {
+		t.Fatalf("recorded: %v", seen)
+	}
+}
