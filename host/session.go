@@ -50,6 +50,11 @@ const memoryStateBytes = 64 << 20
 // it a million one-byte values held 80 MiB where the count said 2.
 const entryBytes = 96
 
+// StateEntryBytes is what a [SessionStore] counts for one key besides its
+// key and value against [MaxStateSessionBytes], so that every store fills
+// at the same point.
+const StateEntryBytes = entryBytes
+
 // endedFor is how long a dropped session's stores stay refused: longer than
 // any leg that was running when it ended (its deadline, the leg backstop).
 const endedFor = 10 * time.Minute

@@ -114,6 +114,7 @@ func (s *Store) replicaKey(name string) string { return s.prefix + "replica:" + 
 const (
 	roleRecord  = "record"
 	roleOutcome = "outcome"
+	roleState   = "state"
 )
 
 // sign returns mac || body, the MAC over the role, the run id and body.

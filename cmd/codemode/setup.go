@@ -211,6 +211,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		return nil, err
 	}
 	var runs host.RunStore
+	var sessions host.SessionStore // nil: in memory
 	var sessionRuns int
 	store := so.runStore(e.file)
 	if store != nil && mode == serving {
@@ -219,7 +220,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, err
 		}
 		e.closers = append(e.closers, func() { s.Close() })
-		runs = s
+		runs, sessions = s, s.Sessions() // store(key, value) is seen by every replica too
 	}
 	if so != nil && so.stateless {
 		// Every caller with the token is one principal, and so one session:
@@ -230,7 +231,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}
 	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, ToolSearch: toolSearch,
-		Engine: eng, Logger: logger, Hooks: hooks, Policy: policy, Swarm: swarm, Agents: e.agents(useDemo), Runs: runs, MaxSessionRuns: sessionRuns})
+		Engine: eng, Logger: logger, Hooks: hooks, Policy: policy, Swarm: swarm, Agents: e.agents(useDemo), Runs: runs, Sessions: sessions, MaxSessionRuns: sessionRuns})
 	if err != nil {
 		return nil, err
 	}
