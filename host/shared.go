@@ -45,7 +45,7 @@ type portableCall struct {
 	Replica    string     `json:"r,omitempty"` // where a call in flight runs
 	Deferred   bool       `json:"d,omitempty"`
 	ReplaySafe bool       `json:"rs,omitempty"`
-	Payload    string     `json:"p,omitempty"` // a deferred request's
+	Payload    string     `json:"p,omitempty"` // a deferred request's, or a restart-safe run's replay-safe one
 	Timer      int64      `json:"timer,omitempty"`
 	Due        time.Time  `json:"due,omitzero"`    // an armed timer's
 	Delay      int64      `json:"delay,omitempty"` // a deferred timer's, in ns
@@ -127,6 +127,9 @@ func (st *state) encode() ([]byte, error) {
 			c.Payload = pc.payload
 		case pc.kind == kindCall:
 			c.Replica = cmpOr(pc.replica, st.run.rt.replica)
+			if st.restartSafe && pc.replaySafe {
+				c.Payload = pc.payload // to replay it if its process dies
+			}
 		case pc.kind == kindTimer && pc.deferred:
 			c.Timer, c.Delay = pc.timer.id, int64(pc.timer.delay)
 		case pc.kind == kindTimer:
@@ -331,7 +334,7 @@ func (run *Run) decode(ctx context.Context, rec ParkedRun, outs map[abi.Ticket]a
 		if c.Ticket < 1 || c.Ticket > p.Next || st.pending[c.Ticket] != nil || c.Kind > kindLocal {
 			return fail(errors.New("its record has an invalid pending request"))
 		}
-		pc := &pendingCall{id: c.ID, method: c.Method, kind: c.Kind, deferred: c.Deferred, replaySafe: c.ReplaySafe, replica: c.Replica}
+		pc := &pendingCall{id: c.ID, method: c.Method, kind: c.Kind, deferred: c.Deferred, replaySafe: c.ReplaySafe, replica: c.Replica, payload: c.Payload}
 		switch {
 		case c.Kind == kindCall && c.Deferred:
 			req, err := st.newRequest(c.Method, c.Payload)
@@ -412,11 +415,30 @@ func (st *state) pollRemote(ctx context.Context, checkAlive bool) error {
 	for _, t := range st.remoteCalls() {
 		pc := st.pending[t]
 		alive, err := st.run.rt.runs.Alive(ctx, pc.replica)
-		if err == nil && !alive {
-			return fmt.Errorf("code mode nested call %s was lost: the process that ran it (%s) stopped before it finished.", pc.id, pc.replica)
+		if err != nil || alive {
+			continue
 		}
+		if st.replay(t, pc) {
+			continue
+		}
+		return fmt.Errorf("code mode nested call %s was lost: the process that ran it (%s) stopped before it finished.", pc.id, pc.replica)
 	}
 	return nil
+}
+
+// replay starts again here a lost call of a restart-safe run, which may
+// only make replay-safe (read-only) calls: doing one twice is harmless.
+func (st *state) replay(t abi.Ticket, pc *pendingCall) bool {
+	if !st.restartSafe || !pc.replaySafe || pc.payload == "" {
+		return false
+	}
+	req, err := st.newRequest(pc.method, pc.payload)
+	if err != nil || req.refused != "" || !req.replaySafe {
+		return false
+	}
+	pc.req, pc.replica = req, ""
+	st.start(t, pc)
+	return true
 }
 
 // pollEvery is how often a wait asks the store for remote outcomes: soon at

@@ -138,3 +138,47 @@ func TestSharedRunRefusals(t *testing.T) {
 		t.Fatalf("the real run: %+v", w)
 	}
 }
+
+// A restart-safe run replays a read-only call whose process died, instead
+// of failing.
+func TestSharedRunReplaysRestartSafeCalls(t *testing.T) {
+	var mu sync.Mutex
+	calls := map[string]int{}
+	release := make(chan struct{})
+	lookup := Tool{Name: "lookup", Plugin: "demo", ReplaySafe: true, Description: "Look up.", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		mu.Lock()
+		calls[c.Scope.RunID]++
+		mu.Unlock()
+		select {
+		case <-release:
+			return ToolResult{Details: 7}, nil
+		case <-ctx.Done():
+			return ToolResult{}, ctx.Err()
+		}
+	}}
+	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, NewMemoryRunStore(0), lookup)
+	onA := prepare(t, a, RunOptions{})
+	args, _ := json.Marshal(map[string]any{"code": `return (await tools.callValue("lookup", {})) * 6`, "restartSafe": true})
+	r := onA.Exec(context.Background(), "c1", args)
+	if r.Status != StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	if w := waitFor(onA, r.RunID); w.Status != StatusWaiting { // starts the call on a; it is still running
+		t.Fatalf("first wait: %+v", w)
+	}
+	a.Close(context.Background()) // a dies with the call in flight
+	close(release)
+	onB := prepare(t, b, RunOptions{})
+	w := waitFor(onB, r.RunID)
+	for i := 0; w.Status == StatusWaiting && i < 200; i++ { // until a's last heartbeat lapses
+		w = waitFor(onB, r.RunID)
+	}
+	if w.Status != StatusCompleted || string(w.Value) != "42" {
+		t.Fatalf("wait on b: %+v", w)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if calls[scope.RunID] != 2 {
+		t.Fatalf("lookup ran %d times, want 2 (once on a, replayed on b)", calls[scope.RunID])
+	}
+}
