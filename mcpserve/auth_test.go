@@ -158,6 +158,17 @@ func TestValidate(t *testing.T) {
 	if (*Options)(nil).Validate() != nil {
 		t.Error("nil options are invalid")
 	}
+	// Stateless, every caller with the token is one scope: without a token
+	// every caller would be, and wait could refuse no one.
+	if err := (&Options{HTTPAddr: "127.0.0.1:0", Stateless: true}).Validate(); !errors.Is(err, ErrStatelessToken) {
+		t.Errorf("stateless without a token: %v", err)
+	}
+	if err := (&Options{Stateless: true, Token: testToken}).Validate(); err == nil || !strings.Contains(err.Error(), "only to HTTP") {
+		t.Errorf("stateless on stdio: %v", err)
+	}
+	if err := (&Options{HTTPAddr: "127.0.0.1:0", Stateless: true, Token: testToken}).Validate(); err != nil {
+		t.Errorf("stateless with a token: %v", err)
+	}
 }
 
 func TestServeRefusesNonLoopbackWithoutToken(t *testing.T) {
