@@ -60,7 +60,7 @@ type state struct {
 	resuming  bool        // a wait holds it; guarded by the store's lock
 	abandoned atomic.Bool // its leg overran and the caller has returned
 	// trace is the Trajectory of the Run whose leg runs now (see trajectory).
-	trace atomic.Pointer[func(NestedCall)]
+	trace     atomic.Pointer[func(NestedCall)]
 	expiry    *time.Timer // guarded by the store's lock
 	expiresAt time.Time   // when its TTL ends; guarded by the store's lock
 }
