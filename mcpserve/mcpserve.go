@@ -233,17 +233,34 @@ func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve MCP over HTTP: %w", err)
 	case <-ctx.Done():
 	}
-	// Long-lived event streams never finish on their own: give requests a
-	// moment (Drain), then close.
+	// Take no more connections; let the tool calls in flight finish (exec
+	// and wait legs park at their deadline), at most Drain; give the other
+	// requests a moment; then close what is left. Event streams never finish
+	// on their own, so Shutdown alone would wait for them.
 	drain := s.opts.Drain
 	if drain <= 0 {
 		drain = time.Second
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), drain)
 	defer cancel()
-	if hs.Shutdown(sctx) != nil {
-		hs.Close()
+	shut := make(chan struct{})
+	go func() {
+		hs.Shutdown(sctx)
+		close(shut)
+	}()
+	for s.inflight.Load() > 0 && sctx.Err() == nil {
+		select {
+		case <-shut:
+		case <-sctx.Done():
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
+	select {
+	case <-shut:
+	case <-time.After(time.Second):
+	}
+	hs.Close()
+	<-shut
 	return nil
 }
 

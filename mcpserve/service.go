@@ -43,6 +43,7 @@ type service struct {
 	// principals are the sessions of stateless serving, by principal.
 	principals map[string]*session
 	calls      atomic.Int64
+	inflight   atomic.Int64 // tool calls being answered, for a drain
 }
 
 func newService(rt *host.Runtime, o *Options) (*service, error) {
@@ -251,6 +252,8 @@ func principal(req *sdk.CallToolRequest) string {
 
 func (s *service) handler(name string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		s.inflight.Add(1)
+		defer s.inflight.Add(-1)
 		args := req.Params.Arguments
 		if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
 			args = json.RawMessage("{}")
