@@ -174,7 +174,10 @@ func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *
 // corpus's engine, policy, hooks and namespace.
 func newWorldRuntime(t testing.TB, w *world, o *host.Options) *host.Runtime {
 	t.Helper()
-	o.Tools, o.Engine, o.Policy, o.Hooks = w.tools, corpusEngine(t), corpusPolicy, corpusHooks
+	o.Tools, o.Policy, o.Hooks = w.tools, corpusPolicy, corpusHooks
+	if o.Engine == nil {
+		o.Engine = corpusEngine(t)
+	}
 	rt, err := host.New(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)

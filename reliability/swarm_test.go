@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
 )
 
@@ -18,9 +19,13 @@ const swarmConfig = `{"enabled": true, "maxConcurrent": 4, "maxAgentsPerCell": 3
 // with tools.swarm on and corpusAgent running the children. The caller
 // closes it: no cleanup may keep it, and its engine, past the corpus's heap
 // check.
-func newSwarmRuntime(t testing.TB, w *world) *host.Runtime {
+//
+// eng is the corpus's other runtime's engine: one engine for both, so that
+// a caller-supplied one (wasmtime's, closed only after the test) does not
+// count twice in the heap check.
+func newSwarmRuntime(t testing.TB, w *world, eng abi.Engine) *host.Runtime {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: corpusEngine(t), Policy: corpusPolicy, Hooks: corpusHooks,
+	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: eng, Policy: corpusPolicy, Hooks: corpusHooks,
 		Config: json.RawMessage(corpusConfig), Swarm: json.RawMessage(swarmConfig), Agents: host.AgentFunc(corpusAgent)})
 	if err != nil {
 		t.Fatal(err)
