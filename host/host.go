@@ -8,6 +8,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -236,7 +237,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	}
 	r.store.sessionCap = r.sessionCap
 	if r.runs = o.Runs; r.runs != nil {
-		r.replica = cmpOr(o.Replica, newReplicaName())
+		r.replica = cmp.Or(o.Replica, newReplicaName())
 		r.stopBeat = make(chan struct{})
 		go r.beat(r.stopBeat)
 	}

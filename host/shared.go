@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -126,7 +127,7 @@ func (st *state) encode() ([]byte, error) {
 		case pc.kind == kindCall && pc.deferred:
 			c.Payload = pc.payload
 		case pc.kind == kindCall:
-			c.Replica = cmpOr(pc.replica, st.run.rt.replica)
+			c.Replica = cmp.Or(pc.replica, st.run.rt.replica)
 			if st.restartSafe && pc.replaySafe {
 				c.Payload = pc.payload // to replay it if its process dies
 			}
@@ -141,13 +142,6 @@ func (st *state) encode() ([]byte, error) {
 		p.Ready = append(p.Ready, portableOutcome{s.ticket, s.outcome.Rejected, s.outcome.Value})
 	}
 	return json.Marshal(p)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // parkShared stores the parked run (its snapshot already taken) in the
