@@ -302,38 +302,65 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 	if once && in.RestartSafe {
 		return run.failed(abi.CodeInvalidInput, "", "restartSafe is an exec option: tool_search_code bodies never suspend, so there is nothing to replay.")
 	}
-	js, srcMap, err := source.Check(in.Code, in.Language, run.rt.bounds.Languages)
-	if err != nil {
-		return run.inputFailure(err)
-	}
-	st := run.newState(callID)
-	st.once = once
-	st.pos.ts = srcMap
-	st.abort, st.deadline = ctx, time.Now().Add(run.rt.bounds.Timeout)
-	if st.restartSafe = in.RestartSafe; st.restartSafe {
-		st.replayID = replayID(run.opts, callID, in.Code)
-	}
-	ns, nsSetup, err := run.createNamespaces(ctx)
-	if err != nil {
-		st.cancel()
-		return run.failed(abi.CodeInternalError, "namespace_scope", err.Error())
-	}
-	st.namespaces = ns
-	nsJSON, _ := json.Marshal(nsSetup)
-	return st.bounded(func() Result { return run.execLeg(st.engineCtx(ctx), st, js, nsJSON) })
-}
-
-// execLeg runs a new cell until it finishes or parks.
-func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte) Result {
-	release, ok := run.rt.admit(ctx, st.deadline)
+	// The source check runs in the cell's slot and within its deadline: in
+	// a parser process where it needs esbuild, which a burst of hostile
+	// cells must not multiply past the slots.
+	deadline := time.Now().Add(run.rt.bounds.Timeout)
+	release, ok := run.rt.admit(ctx, deadline)
 	if !ok {
-		st.cancel()
 		if ctx.Err() != nil {
 			return run.failed(abi.CodeAborted, "", msgAborted)
 		}
 		return run.failed(abi.CodeRuntimeUnavailable, "busy", run.rt.busyMessage())
 	}
-	defer release()
+	js, srcMap, err := run.checkSource(ctx, in, deadline)
+	if err != nil {
+		release()
+		return run.checkFailure(ctx, err)
+	}
+	st := run.newState(callID)
+	st.once = once
+	st.pos.ts = srcMap
+	st.abort, st.deadline = ctx, deadline
+	if st.restartSafe = in.RestartSafe; st.restartSafe {
+		st.replayID = replayID(run.opts, callID, in.Code)
+	}
+	ns, nsSetup, err := run.createNamespaces(ctx)
+	if err != nil {
+		release()
+		st.cancel()
+		return run.failed(abi.CodeInternalError, "namespace_scope", err.Error())
+	}
+	st.namespaces = ns
+	nsJSON, _ := json.Marshal(nsSetup)
+	return st.bounded(func() Result {
+		defer release()
+		return run.execLeg(st.engineCtx(ctx), st, js, nsJSON)
+	})
+}
+
+func (run *Run) checkSource(ctx context.Context, in source.Input, deadline time.Time) (string, *source.Map, error) {
+	ctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	return source.Check(ctx, in.Code, in.Language, run.rt.bounds.Languages)
+}
+
+// checkFailure is the result of a cell whose source check did not pass.
+func (run *Run) checkFailure(ctx context.Context, err error) Result {
+	switch {
+	case ctx.Err() != nil:
+		return run.failed(abi.CodeAborted, "", msgAborted)
+	case errors.Is(err, context.DeadlineExceeded):
+		return run.failed(abi.CodeTimeout, "source_check", msgSourceTimeout)
+	case errors.Is(err, source.ErrParserUnavailable):
+		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
+	}
+	return run.inputFailure(err)
+}
+
+// execLeg runs a new cell, in the slot its caller holds, until it finishes
+// or parks.
+func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte) Result {
 	cell, err := run.rt.engine.NewCell(ctx, run.limits(), st)
 	if err != nil {
 		st.cancel()

@@ -132,6 +132,7 @@ func wellFormed(js string) string {
 const (
 	msgDisabled           = "code mode is disabled."
 	msgTimeout            = "code mode timeout exceeded"
+	msgSourceTimeout      = "code mode timeout exceeded while checking the cell's source (the TypeScript transform or the parse): simplify or split it."
 	msgAborted            = "code mode execution aborted"
 	msgMemory             = "code mode memory limit exceeded"
 	msgOutputLimit        = "code mode output limit exceeded"

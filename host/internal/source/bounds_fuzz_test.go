@@ -31,7 +31,7 @@ func FuzzNestingBound(f *testing.F) {
 		old := debug.SetMaxStack(smallStack)
 		defer debug.SetMaxStack(old)
 		parses, transforms := parseCalls.Load(), transformCalls.Load()
-		_, _, err := Check(code, language(ts), nil)
+		_, _, err := checkLocal(code, language(ts), nil)
 		if err != nil && !errors.Is(err, abi.CodeInvalidInput) {
 			t.Fatalf("untyped error %v", err)
 		}
@@ -42,6 +42,6 @@ func FuzzNestingBound(f *testing.F) {
 			}
 			return
 		}
-		esbuild(code, ts) // whether or not Check needed it
+		runEsbuild(code, ts) // whether or not Check needed it
 	})
 }

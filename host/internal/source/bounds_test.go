@@ -117,7 +117,7 @@ func TestBoundRefusesDeepCells(t *testing.T) {
 					msg = MsgBracketsTooDeep
 				}
 				parses, transforms := parseCalls.Load(), transformCalls.Load()
-				_, _, err := Check(s.code(200_000), language(ts), nil)
+				_, _, err := checkLocal(s.code(200_000), language(ts), nil)
 				wantBound(t, err, msg, parses, transforms)
 			})
 		}
@@ -127,12 +127,12 @@ func TestBoundRefusesDeepCells(t *testing.T) {
 // TestBoundEdge: MaxNesting levels of brackets pass, one more does not.
 func TestBoundEdge(t *testing.T) {
 	at := "return " + strings.Repeat("[", MaxNesting) + strings.Repeat("]", MaxNesting)
-	if _, _, err := Check(at, JavaScript, nil); err != nil {
+	if _, _, err := checkLocal(at, JavaScript, nil); err != nil {
 		t.Fatalf("%d levels: %v", MaxNesting, err)
 	}
 	over := "return " + strings.Repeat("[", MaxNesting+1) + strings.Repeat("]", MaxNesting+1)
 	parses, transforms := parseCalls.Load(), transformCalls.Load()
-	_, _, err := Check(over, TypeScript, nil)
+	_, _, err := checkLocal(over, TypeScript, nil)
 	wantBound(t, err, MsgBracketsTooDeep, parses, transforms)
 }
 
@@ -162,7 +162,7 @@ func TestBoundAcceptsDeepishCode(t *testing.T) {
 	}
 	for name, code := range cells {
 		for _, lang := range []string{JavaScript, TypeScript} {
-			if _, _, err := Check(code, lang, nil); err != nil {
+			if _, _, err := checkLocal(code, lang, nil); err != nil {
 				t.Errorf("%s as %s: %v", name, lang, err)
 			}
 		}
@@ -173,11 +173,11 @@ func TestBoundAcceptsDeepishCode(t *testing.T) {
 func TestBoundSize(t *testing.T) {
 	line := "x = 1;\n"
 	code := strings.Repeat(line, MaxSourceBytes/len(line))
-	if _, _, err := Check(code, JavaScript, nil); err != nil {
+	if _, _, err := checkLocal(code, JavaScript, nil); err != nil {
 		t.Fatalf("%d bytes: %v", len(code), err)
 	}
 	parses, transforms := parseCalls.Load(), transformCalls.Load()
-	_, _, err := Check(code+line, TypeScript, nil)
+	_, _, err := checkLocal(code+line, TypeScript, nil)
 	wantBound(t, err, MsgSourceTooLarge, parses, transforms)
 }
 
@@ -215,7 +215,7 @@ func TestMeterReadsLikeEsbuild(t *testing.T) {
 				continue // in JavaScript these are flat comparisons
 			}
 			parses, transforms := parseCalls.Load(), transformCalls.Load()
-			_, _, err := Check(code, lang, nil)
+			_, _, err := checkLocal(code, lang, nil)
 			var e *Error
 			if !errors.As(err, &e) || e.Reason != ReasonSourceTooDeep {
 				t.Errorf("%s as %s: %v", name, lang, err)
@@ -236,7 +236,7 @@ func TestTooManyReadings(t *testing.T) {
 		t.Fatal("measured")
 	}
 	parses, transforms := parseCalls.Load(), transformCalls.Load()
-	_, _, err := Check(code, JavaScript, nil)
+	_, _, err := checkLocal(code, JavaScript, nil)
 	wantBound(t, err, MsgSourceUnreadable, parses, transforms)
 	// Ordinary divisions and regular expressions merge again at once.
 	code = strings.Repeat("x = (a + b) / 2 + f(c) / 3; y = !/^a/.test(s) ? {} / 2 : [] / 1;\n", 2000)

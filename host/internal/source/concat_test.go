@@ -23,7 +23,7 @@ func TestStringJoinsBound(t *testing.T) {
 		{"plus in strings and comments", "// " + strings.Repeat(`"a"+`, over) + "\nreturn '" + strings.Repeat("+", over) + "'", JavaScript, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, _, err := Check(c.code, c.lang, nil)
+			_, _, err := checkLocal(c.code, c.lang, nil)
 			var e *Error
 			refused := errors.As(err, &e) && e.Reason == ReasonSourceTooComplex
 			if refused != c.refused {

@@ -19,6 +19,28 @@ const (
 	wrapClose = "\n})"
 )
 
+// esbuild is one run of esbuild's transform. Check is written once against
+// it and runs twice where it must: in the host process with [refuse], where
+// the first need of esbuild stops the check, and then whole in a parser
+// process (worker.go) with [here], which is esbuild itself. So nothing
+// untrusted reaches esbuild in the host process, and cells that never need
+// it (most JavaScript) never leave the process.
+type esbuild func(input string, opts api.TransformOptions) api.TransformResult
+
+// here runs esbuild in this process: only in a parser process, and in the
+// tests of this package.
+func here(input string, opts api.TransformOptions) api.TransformResult {
+	return api.Transform(input, opts)
+}
+
+// needParser is refuse's panic value, recovered by Check alone.
+type needParser struct{}
+
+// refuse stops the check that wanted esbuild. A panic, not an error result,
+// because the places that ask esbuild answer yes/no questions several calls
+// deep; Check recovers exactly this value and re-panics anything else.
+func refuse(string, api.TransformOptions) api.TransformResult { panic(needParser{}) }
+
 // parseCalls counts esbuild parses made by the shell detector, so a test can
 // prove that ordinary cells never pay for one; transformCalls counts
 // TypeScript transforms, so a test can prove refused cells never reach one.
@@ -27,13 +49,13 @@ var parseCalls, transformCalls atomic.Int64
 // parses reports whether code is a valid async-function body. It is a real
 // parse (esbuild's), including early errors such as redeclarations, which the
 // hoisting test of the shell detector relies on.
-func parses(code string, typescript bool) bool {
+func parses(code string, typescript bool, run esbuild) bool {
 	parseCalls.Add(1)
 	opts := api.TransformOptions{Loader: api.LoaderJS, LogLevel: api.LogLevelSilent}
 	if typescript {
 		opts = typeScriptOptions()
 	}
-	return len(api.Transform(wrapOpen+code+wrapClose, opts).Errors) == 0
+	return len(run(wrapOpen+code+wrapClose, opts).Errors) == 0
 }
 
 // The TypeScript path is set up on first use only: the contract says
@@ -68,11 +90,11 @@ const maxDiagnostics = 5
 // resolution. esbuild reprints the code, so line numbers of the output
 // follow the source statement by statement but are not guaranteed equal:
 // the returned Map, from esbuild's source map, leads back to the user's.
-func transformTypeScript(code string) (string, *Map, error) {
+func transformTypeScript(code string, run esbuild) (string, *Map, error) {
 	transformCalls.Add(1)
 	opts := typeScriptOptions() // a copy; the shell detector's parses need no map
 	opts.Sourcemap, opts.SourcesContent = api.SourceMapExternal, api.SourcesContentExclude
-	res := api.Transform(wrapOpen+code+wrapClose, opts)
+	res := run(wrapOpen+code+wrapClose, opts)
 	if len(res.Errors) > 0 {
 		return "", nil, reject(ReasonTypeScriptTransformFailed,
 			"typescript transform failed: "+formatDiagnostics(res.Errors, strings.Split(code, "\n")))

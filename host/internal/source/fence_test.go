@@ -86,7 +86,7 @@ func TestCheckFence(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			js, _, err := Check(c.code, c.lang, c.langs)
+			js, _, err := checkLocal(c.code, c.lang, c.langs)
 			if c.reason != "" {
 				var e *Error
 				if !errors.As(err, &e) || e.Reason != c.reason {
@@ -104,17 +104,17 @@ func TestCheckFence(t *testing.T) {
 // TestFenceKeepsLines: errors in a fenced cell name the lines the model sent.
 func TestFenceKeepsLines(t *testing.T) {
 	code := "```ts\nconst a: number = 1;\nconst b: string = ;\n```"
-	_, _, err := Check(code, TypeScript, nil)
+	_, _, err := checkLocal(code, TypeScript, nil)
 	if err == nil || !strings.Contains(err.Error(), "(line 3, column 19)") {
 		t.Fatalf("err = %v, want line 3", err)
 	}
 	// A comment before the fence: not one fence, so not unwrapped; it would
 	// run as tagged templates, so it gets the guidance instead.
 	var e *Error
-	if _, _, err := Check("// the cell\n```js\nreturn 1\n```", JavaScript, nil); !errors.As(err, &e) || e.Reason != ReasonMarkdownProse {
+	if _, _, err := checkLocal("// the cell\n```js\nreturn 1\n```", JavaScript, nil); !errors.As(err, &e) || e.Reason != ReasonMarkdownProse {
 		t.Fatalf("a comment and a fence: %v", err)
 	}
-	js, _, err := Check("```js\nconst a = 1;\nthrow new Error(a);\n```", JavaScript, nil)
+	js, _, err := checkLocal("```js\nconst a = 1;\nthrow new Error(a);\n```", JavaScript, nil)
 	if err != nil || strings.Split(js, "\n")[2] != "throw new Error(a);" {
 		t.Fatalf("js = %q, %v", js, err)
 	}

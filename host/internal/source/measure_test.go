@@ -15,13 +15,13 @@ import (
 // stacks double).
 const smallStack = 8 << 20
 
-// esbuild runs what Check would run on code: the shell check's parse for
+// runEsbuild runs what Check would run on code: the shell check's parse for
 // JavaScript, the transform for TypeScript.
-func esbuild(code string, ts bool) {
+func runEsbuild(code string, ts bool) {
 	if ts {
-		transformTypeScript(code)
+		transformTypeScript(code, here)
 	} else {
-		parses(code, false)
+		parses(code, false, here)
 	}
 }
 
@@ -57,7 +57,7 @@ func TestBoundKeepsEsbuildStackSmall(t *testing.T) {
 				if n < MaxNesting/3 {
 					t.Errorf("%s: only %d levels accepted", s.name, n)
 				}
-				esbuild(s.code(n), ts)
+				runEsbuild(s.code(n), ts)
 			}
 		}
 		return
@@ -85,7 +85,7 @@ func TestEsbuildNestingLimits(t *testing.T) {
 		i, _ := strconv.Atoi(os.Getenv("SOURCE_TEST_SHAPE"))
 		depth, _ := strconv.Atoi(n)
 		debug.SetMaxStack(64 << 20)
-		esbuild(shapes[i].code(depth), shapes[i].ts || os.Getenv("SOURCE_TEST_TS") == "1")
+		runEsbuild(shapes[i].code(depth), shapes[i].ts || os.Getenv("SOURCE_TEST_TS") == "1")
 		return
 	}
 	if os.Getenv("CODEMODE_MEASURE_ESBUILD") != "1" {

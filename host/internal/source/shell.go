@@ -38,13 +38,13 @@ import (
 // Only candidates reach the parser, so cells that start with a keyword,
 // a global such as tools, a literal or punctuation never pay for one.
 // typescript selects the TypeScript parser for step 6 and 7.
-func ShellShaped(code string, typescript bool) bool {
+func ShellShaped(code string, typescript bool, run esbuild) bool {
 	s, hashbang := skipLeadingComments(code)
 	if hashbang {
 		return true
 	}
 	if controlForm.MatchString(s) {
-		return !parses(s, typescript)
+		return !parses(s, typescript, run)
 	}
 	rest := s
 	for {
@@ -62,13 +62,13 @@ func ShellShaped(code string, typescript bool) bool {
 	if (kind == unknownIdent || kind == commandName) && jsContinuation.MatchString(after) {
 		return false
 	}
-	if !parses(s, typescript) {
+	if !parses(s, typescript, run) {
 		return kind != commandName || commandFollower(after)
 	}
 	if kind == commandName {
 		return false // valid JavaScript: a subtraction or a member
 	}
-	if isIdentifier(name) && hoisted(s, name, typescript) {
+	if isIdentifier(name) && hoisted(s, name, typescript, run) {
 		return false
 	}
 	return shellFollower(name, kind, after)
@@ -177,8 +177,8 @@ func isIdentifier(s string) bool {
 
 // hoisted reports whether name is declared with var or function somewhere in
 // the program, using the parser's redeclaration errors.
-func hoisted(code, name string, typescript bool) bool {
-	return !parses("let "+name+";\n"+code, typescript) && parses("var "+name+";\n"+code, typescript)
+func hoisted(code, name string, typescript bool, run esbuild) bool {
+	return !parses("let "+name+";\n"+code, typescript, run) && parses("var "+name+";\n"+code, typescript, run)
 }
 
 func shellFollower(name string, kind candidate, after string) bool {

@@ -169,12 +169,12 @@ func TestShellShaped(t *testing.T) {
 		"x = y --z", // a syntax error, but not shell: it starts as an assignment
 	}
 	for _, c := range shell {
-		if !ShellShaped(c, false) {
+		if !ShellShaped(c, false, here) {
 			t.Errorf("ShellShaped(%q) = false, want true", c)
 		}
 	}
 	for _, c := range js {
-		if ShellShaped(c, false) {
+		if ShellShaped(c, false, here) {
 			t.Errorf("ShellShaped(%q) = true, want false", c)
 		}
 	}
@@ -195,7 +195,7 @@ func TestShellShapedTypeScript(t *testing.T) {
 		{"npm install", true},
 	}
 	for _, c := range cases {
-		if got := ShellShaped(c.code, true); got != c.shell {
+		if got := ShellShaped(c.code, true, here); got != c.shell {
 			t.Errorf("ShellShaped(%q, ts) = %v, want %v", c.code, got, c.shell)
 		}
 	}
@@ -219,7 +219,7 @@ func TestShellShapedCheapForOrdinaryCells(t *testing.T) {
 		"(async () => 1)()",
 		"'str'",
 	} {
-		ShellShaped(c, false)
+		ShellShaped(c, false, here)
 	}
 	if n := parseCalls.Load() - before; n != 0 {
 		t.Fatalf("ordinary cells made %d parses, want 0", n)

@@ -11,7 +11,9 @@ package source
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 
@@ -135,7 +137,38 @@ func ParseInput(args []byte) (Input, error) {
 // language "" means JavaScript. languages is the configured set; empty means
 // both, matching the configuration's own rule. The TypeScript compiler path is
 // entered only for TypeScript cells.
-func Check(code, language string, languages []string) (string, *Map, error) {
+//
+// The checks that need esbuild (TypeScript, shell-shaped JavaScript, a
+// trailing expression the tokens cannot place) run in a parser process
+// within ctx (worker.go); the rest, most JavaScript cells, never leave this
+// process. Errors are *Error, ctx's error at its deadline or cancellation,
+// or [ErrParserUnavailable].
+func Check(ctx context.Context, code, language string, languages []string) (string, *Map, error) {
+	js, m, err := checkHere(code, language, languages)
+	if err != errNeedParser {
+		return js, m, err
+	}
+	return parseOut(ctx, request{Code: code, Language: language, Languages: languages})
+}
+
+// errNeedParser is checkHere's answer for a check that needs esbuild.
+var errNeedParser = errors.New("the check needs the parser process")
+
+// checkHere runs the check in this process until it first needs esbuild.
+func checkHere(code, language string, languages []string) (js string, m *Map, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(needParser); !ok {
+				panic(r)
+			}
+			js, m, err = "", nil, errNeedParser
+		}
+	}()
+	return check(code, language, languages, refuse)
+}
+
+// check is Check with esbuild run by run.
+func check(code, language string, languages []string, run esbuild) (string, *Map, error) {
 	if language == "" {
 		language = JavaScript
 	}
@@ -171,7 +204,7 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 		// happens to parse (two fences are a chain of template literals).
 		return "", nil, reject(ReasonMarkdownProse, MsgMarkdownProse)
 	}
-	if ShellShaped(code, ts) {
+	if ShellShaped(code, ts, run) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
 	denied, lx := moduleAccessOf(code, tokens)
@@ -179,10 +212,10 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
 	if !ts {
-		js, m := returnTail(code, lx)
+		js, m := returnTail(code, lx, run)
 		return js, m, nil
 	}
-	js, m, err := transformTypeScript(code)
+	js, m, err := transformTypeScript(code, run)
 	if err != nil {
 		return "", nil, err
 	}
@@ -190,7 +223,7 @@ func Check(code, language string, languages []string) (string, *Map, error) {
 	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
-	if js2, m2, ok := returnTailTS(code, lx, js, out); ok {
+	if js2, m2, ok := returnTailTS(code, lx, js, out, run); ok {
 		return js2, m2, nil
 	}
 	return js, m, nil

@@ -83,7 +83,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			js, _, err := Check(c.code, c.lang, c.langs)
+			js, _, err := checkLocal(c.code, c.lang, c.langs)
 			if c.reason == "" {
 				if err != nil || js != c.code {
 					t.Fatalf("Check = %q, %v; want the code back", js, err)
@@ -102,7 +102,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestTypeScriptTransform(t *testing.T) {
-	js, _, err := Check("const x: number = await f();\ninterface A { a: string }\nreturn x as any;", "typescript", nil)
+	js, _, err := checkLocal("const x: number = await f();\ninterface A { a: string }\nreturn x as any;", "typescript", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,16 +110,16 @@ func TestTypeScriptTransform(t *testing.T) {
 		t.Fatalf("js = %q", js)
 	}
 	// Helpers esbuild emits above the wrapper stay in the body.
-	js, _, err = Check("enum E { A }\nclass C { @dec m() {} }\nreturn E.A;", "typescript", nil)
+	js, _, err = checkLocal("enum E { A }\nclass C { @dec m() {} }\nreturn E.A;", "typescript", nil)
 	if err != nil || !strings.HasPrefix(js, "var ") || !strings.Contains(js, "return 0 /* A */;") {
 		t.Fatalf("decorators: %q, %v", js, err)
 	}
 	// Template text keeps its own lines and indentation.
-	js, _, err = Check("const s: string = `a\n  b`;\nreturn s", "typescript", nil)
+	js, _, err = checkLocal("const s: string = `a\n  b`;\nreturn s", "typescript", nil)
 	if err != nil || !strings.Contains(js, "`a\n  b`") {
 		t.Fatalf("template: %q, %v", js, err)
 	}
-	if js, _, err := Check("// nothing", "typescript", nil); err != nil || strings.TrimSpace(js) != "" {
+	if js, _, err := checkLocal("// nothing", "typescript", nil); err != nil || strings.TrimSpace(js) != "" {
 		t.Fatalf("empty: %q, %v", js, err)
 	}
 }
@@ -142,7 +142,7 @@ func TestTypeScriptDiagnosticsBounded(t *testing.T) {
 func TestJavaScriptOnlyProcessNeverLoadsTypeScript(t *testing.T) {
 	if os.Getenv("SOURCE_TEST_JS_ONLY") == "1" {
 		for _, c := range []string{"return 1", "ls -la", "foo;", "whoami;\nfunction whoami(){}", `require("fs")`, "x = 1"} {
-			_, _, _ = Check(c, "javascript", []string{"javascript", "typescript"})
+			_, _, _ = checkLocal(c, "javascript", []string{"javascript", "typescript"})
 		}
 		if parseCalls.Load() == 0 {
 			t.Fatal("no JavaScript parse happened; the proof proves nothing")
@@ -150,7 +150,7 @@ func TestJavaScriptOnlyProcessNeverLoadsTypeScript(t *testing.T) {
 		if n := tsLoads.Load(); n != 0 {
 			t.Fatalf("TypeScript path loaded %d times by JavaScript cells", n)
 		}
-		if _, _, err := Check("return 1 as number", "typescript", nil); err != nil {
+		if _, _, err := checkLocal("return 1 as number", "typescript", nil); err != nil {
 			t.Fatal(err)
 		}
 		if n := tsLoads.Load(); n != 1 {
@@ -181,9 +181,15 @@ func FuzzCheck(f *testing.F) {
 		if ts {
 			lang = "typescript"
 		}
-		_, _, err := Check(code, lang, nil)
+		_, _, err := checkLocal(code, lang, nil)
 		if err != nil && !errors.Is(err, abi.CodeInvalidInput) {
 			t.Fatalf("untyped error %v", err)
 		}
 	})
+}
+
+// checkLocal is Check with esbuild in this process, for the tests of the
+// checks themselves; parser_test.go tests Check through the parser process.
+func checkLocal(code, language string, languages []string) (string, *Map, error) {
+	return check(code, language, languages, here)
 }

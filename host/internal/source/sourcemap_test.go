@@ -45,7 +45,7 @@ func TestMapPosition(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			js, m, err := Check(c.code, TypeScript, nil)
+			js, m, err := checkLocal(c.code, TypeScript, nil)
 			if err != nil || m == nil {
 				t.Fatalf("%v %v", m, err)
 			}
@@ -60,7 +60,7 @@ func TestMapPosition(t *testing.T) {
 
 func TestMapOutsideTheCode(t *testing.T) {
 	code := "function dec(c: any) { return c }\n@dec class C {}\nthrow new Error(\"x\");"
-	js, m, err := Check(code, TypeScript, nil)
+	js, m, err := checkLocal(code, TypeScript, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestMapOutsideTheCode(t *testing.T) {
 	if l, c := m.End(); l != 3 || c != len("throw new Error(\"x\");")+1 {
 		t.Errorf("end %d:%d", l, c)
 	}
-	if _, m, _ := Check("return 1", JavaScript, nil); m != nil {
+	if _, m, _ := checkLocal("return 1", JavaScript, nil); m != nil {
 		t.Error("JavaScript has a map")
 	}
 }

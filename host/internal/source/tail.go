@@ -41,7 +41,7 @@ var tailCalls atomic.Int64
 // returnTail rewrites a JavaScript cell whose last statement is an
 // expression to return it. lx is the module check's reading of code. It
 // returns code and a nil Map when the cell stays as it is.
-func returnTail(code string, lx lexed) (string, *Map) {
+func returnTail(code string, lx lexed, run esbuild) (string, *Map) {
 	if !lx.ok {
 		return code, nil
 	}
@@ -50,7 +50,7 @@ func returnTail(code string, lx lexed) (string, *Map) {
 		return code, nil
 	}
 	cand, ins := t.apply(code)
-	if !(t.sure && lx.sure) && !returnsTail(code, cand) {
+	if !(t.sure && lx.sure) && !returnsTail(code, cand, run) {
 		return code, nil
 	}
 	return cand, insertedMap(cand, ins, code)
@@ -62,7 +62,7 @@ func returnTail(code string, lx lexed) (string, *Map) {
 // which braces are function bodies; the statement is found in the
 // TypeScript, so the rewrite is the user's code and the source map stays
 // the transform's own.
-func returnTailTS(code string, lx lexed, js string, out lexed) (string, *Map, bool) {
+func returnTailTS(code string, lx lexed, js string, out lexed, run esbuild) (string, *Map, bool) {
 	if !lx.ok || !out.ok || scanTop(out.toks, true).ret {
 		return "", nil, false
 	}
@@ -75,7 +75,7 @@ func returnTailTS(code string, lx lexed, js string, out lexed) (string, *Map, bo
 	cand, ins := t.apply(code)
 	// js2 passes the module check because js did: returnedForm proves it is
 	// js with a return (and parentheses) added, which name no loader.
-	js2, m, err := transformTypeScript(cand)
+	js2, m, err := transformTypeScript(cand, run)
 	if err != nil || !returnedForm(js, js2) {
 		return "", nil, false
 	}
@@ -620,9 +620,9 @@ func skipTemplate(toks []token, k int) int {
 // expression returned, parses and means code but for that return: esbuild
 // prints both in one run (two async functions side by side), and the two
 // bodies must differ by the return alone.
-func returnsTail(code, cand string) bool {
+func returnsTail(code, cand string, run esbuild) bool {
 	tailCalls.Add(1)
-	res := api.Transform(wrapOpen+code+wrapClose+";\n"+wrapOpen+cand+wrapClose,
+	res := run(wrapOpen+code+wrapClose+";\n"+wrapOpen+cand+wrapClose,
 		api.TransformOptions{Loader: api.LoaderJS, LogLevel: api.LogLevelSilent})
 	if len(res.Errors) > 0 {
 		return false

@@ -28,7 +28,7 @@ func BenchmarkCheck(b *testing.B) {
 	for _, c := range benchCells {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := Check(c.code, c.lang, nil); err != nil {
+				if _, _, err := checkLocal(c.code, c.lang, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -46,7 +46,7 @@ func BenchmarkReturnTail(b *testing.B) {
 		_, lx := moduleAccess(c.code)
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				returnTail(c.code, lx)
+				returnTail(c.code, lx, here)
 			}
 		})
 	}

@@ -43,7 +43,7 @@ func FuzzReturnTail(f *testing.F) {
 		if len(code) > 4096 {
 			return // the properties do not depend on size; small inputs run faster
 		}
-		js, _, err := Check(code, JavaScript, nil)
+		js, _, err := checkLocal(code, JavaScript, nil)
 		if err != nil && !errors.Is(err, abi.CodeInvalidInput) {
 			t.Fatalf("untyped error %v", err)
 		}
@@ -79,7 +79,7 @@ func FuzzReturnTail(f *testing.F) {
 				}
 			}
 		}
-		if tl.sure && lx.sure && parses(code, false) && !agrees(code, cand) {
+		if tl.sure && lx.sure && parses(code, false, here) && !agrees(code, cand) {
 			t.Fatalf("the tokens accepted a rewrite esbuild refutes: %q -> %q", code, cand)
 		}
 	})
@@ -90,7 +90,7 @@ func FuzzReturnTail(f *testing.F) {
 // (`return "a" + "b"` prints "ab"), the cell prints as the rewrite without
 // its last line, which is the return.
 func agrees(code, cand string) bool {
-	if returnsTail(code, cand) {
+	if returnsTail(code, cand, here) {
 		return true
 	}
 	print := func(s string) (string, bool) {
@@ -118,7 +118,7 @@ func TestTailSeedsAgreeWithEsbuild(t *testing.T) {
 			continue
 		}
 		tl, ok := findTail(code, lx.toks, scanTop(lx.toks, true))
-		if !ok || !tl.sure || !lx.sure || !parses(code, false) {
+		if !ok || !tl.sure || !lx.sure || !parses(code, false, here) {
 			continue
 		}
 		if cand, _ := tl.apply(code); !agrees(code, cand) {

@@ -133,20 +133,20 @@ func TestReturnTail(t *testing.T) {
 	}
 	for _, c := range cases {
 		before := tailCalls.Load()
-		js, m, err := Check(c.code, JavaScript, nil)
+		js, m, err := checkLocal(c.code, JavaScript, nil)
 		want := c.want
 		if want == "" {
 			want = c.code
 		}
 		if err != nil || js != want {
-			t.Errorf("Check(%q) = %q, %v; want %q", c.code, js, err, want)
+			t.Errorf("checkLocal(%q) = %q, %v; want %q", c.code, js, err, want)
 			continue
 		}
 		if (m != nil) != (js != c.code) {
-			t.Errorf("Check(%q): map %v for a rewrite %v", c.code, m != nil, js != c.code)
+			t.Errorf("checkLocal(%q): map %v for a rewrite %v", c.code, m != nil, js != c.code)
 		}
 		if checked := tailCalls.Load() != before; checked != c.checked {
-			t.Errorf("Check(%q): esbuild confirmed it: %v, want %v", c.code, checked, c.checked)
+			t.Errorf("checkLocal(%q): esbuild confirmed it: %v, want %v", c.code, checked, c.checked)
 		}
 	}
 }
@@ -177,24 +177,24 @@ func TestReturnTailTypeScript(t *testing.T) {
 	}
 	for _, c := range cases {
 		transforms := transformCalls.Load()
-		js, m, err := Check(c.code, TypeScript, nil)
+		js, m, err := checkLocal(c.code, TypeScript, nil)
 		if err != nil || m == nil {
-			t.Errorf("Check(%q): %v, map %v", c.code, err, m)
+			t.Errorf("checkLocal(%q): %v, map %v", c.code, err, m)
 			continue
 		}
 		if n := transformCalls.Load() - transforms; c.want != "" && n != 2 {
-			t.Errorf("Check(%q): %d transforms, want 2", c.code, n)
+			t.Errorf("checkLocal(%q): %d transforms, want 2", c.code, n)
 		}
 		want := c.want
 		if want == "" {
-			want, _, _ = transformTypeScript(c.code)
+			want, _, _ = transformTypeScript(c.code, here)
 		}
 		if js != want {
-			t.Errorf("Check(%q) = %q; want %q", c.code, js, want)
+			t.Errorf("checkLocal(%q) = %q; want %q", c.code, js, want)
 		}
 	}
 	transforms := transformCalls.Load()
-	if _, _, err := Check("const x: number = 1;\nreturn x", TypeScript, nil); err != nil || transformCalls.Load()-transforms != 1 {
+	if _, _, err := checkLocal("const x: number = 1;\nreturn x", TypeScript, nil); err != nil || transformCalls.Load()-transforms != 1 {
 		t.Errorf("a cell that returns: %v, %d transforms", err, transformCalls.Load()-transforms)
 	}
 }
@@ -215,7 +215,7 @@ func TestReturnTailCheap(t *testing.T) {
 		"const r = await tools.callValue(\"x\", {})\nr.items.filter(i => i.ok).map(i => i.id)",
 		"text('a'); json({ b: 1 }); 3",
 	} {
-		if _, _, err := Check(c, JavaScript, nil); err != nil {
+		if _, _, err := checkLocal(c, JavaScript, nil); err != nil {
 			t.Fatalf("%q: %v", c, err)
 		}
 	}
@@ -243,7 +243,7 @@ func TestReturnTailMap(t *testing.T) {
 		{"const r: any = f();\nr.items\n  .map((i: any) => i.id)", TypeScript, "id", pos{}, pos{}},
 	}
 	for _, c := range cases {
-		js, m, err := Check(c.code, c.lang, nil)
+		js, m, err := checkLocal(c.code, c.lang, nil)
 		if err != nil || m == nil || !strings.Contains(js, "return") {
 			t.Fatalf("%q: %q %v %v", c.code, js, m, err)
 		}
@@ -356,7 +356,7 @@ func TestReturnTailHostile(t *testing.T) {
 			langs = append(langs, TypeScript) // two transforms each: a few suffice
 		}
 		for _, lang := range langs {
-			_, _, err := Check(code, lang, nil)
+			_, _, err := checkLocal(code, lang, nil)
 			var e *Error
 			if err != nil && (!errors.As(err, &e) || e.Reason != ReasonTypeScriptTransformFailed) {
 				t.Errorf("%s as %s: %v", name, lang, err)
