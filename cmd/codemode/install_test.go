@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,9 +15,10 @@ import (
 )
 
 // These tests prove the module builds the way users get it: from a tree
-// with no ignored files (so no quickjs.wasm), with only the module cache
-// this machine already has (GOPROXY=off: no network), the engine module
-// given by $CODEMODE_QUICKJS_WASM.
+// with no ignored files (so no quickjs.wasm), offline (GOPROXY=off) from a
+// module cache that holds what the build needs, the engine module given by
+// $CODEMODE_QUICKJS_WASM. The cache is filled by the test itself first
+// (fillModuleCache), never left to what an earlier test happened to fetch.
 
 // TestBuildFromCleanCopy is `go build ./cmd/codemode` on a fresh clone.
 func TestBuildFromCleanCopy(t *testing.T) {
@@ -25,6 +27,7 @@ func TestBuildFromCleanCopy(t *testing.T) {
 	}
 	env := offlineEnv(t)
 	repo := cleanCopy(t)
+	fillModuleCache(t, "the clean copy", repo, env)
 	goCmd(t, repo, env, "list", "./...") // every package resolves, embeds included
 	bin := filepath.Join(t.TempDir(), "codemode")
 	goCmd(t, repo, env, "build", "-o", bin, "./cmd/codemode")
@@ -59,6 +62,7 @@ func TestBuildAsDependency(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	fillModuleCache(t, "the user module", dir, env)
 	bin := filepath.Join(t.TempDir(), "user")
 	goCmd(t, dir, env, "build", "-o", bin, ".")
 	if out := run1(t, env, bin); out != "completed 5" {
@@ -118,12 +122,46 @@ func offlineEnv(t *testing.T) []string {
 	if err := os.WriteFile(file, wasm, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOSUMDB=off",
+		"GOMODCACHE="+goEnv(t, "GOMODCACHE"), quickjswasi.ModuleEnv+"="+file)
+}
+
+// fillModuleCache makes sure the module cache holds every module that
+// loading dir's packages and tests needs (a user module's build reads the
+// go.mod of modules that the repository's own pruned build never needs, and
+// `go mod download` does not fetch those). Offline first; when that
+// finds something missing, the same download through this machine's own
+// GOPROXY, said in the log, so that a cold cache is a download, not a failure.
+func fillModuleCache(t *testing.T, what, dir string, offline []string) {
+	t.Helper()
+	download := func(env []string) ([]byte, error) {
+		cmd := exec.Command("go", "list", "-deps", "-test", "./...")
+		cmd.Dir, cmd.Env = dir, env
+		return cmd.CombinedOutput()
+	}
+	out, err := download(offline)
+	if err == nil {
+		return
+	}
+	proxy := goEnv(t, "GOPROXY")
+	if proxy == "off" {
+		t.Fatalf("the module cache lacks modules and GOPROXY=off: %v\n%s", err, out)
+	}
+	t.Logf("the module cache lacks modules of %s: fetching them through %s", what, proxy)
+	online := append(slices.Clip(offline), "GOPROXY="+proxy, "GOSUMDB="+goEnv(t, "GOSUMDB"))
+	if out, err := download(online); err != nil {
+		t.Fatalf("go list -deps -test ./...: %v\n%s", err, out)
+	}
+}
+
+// goEnv is one setting of the go command in this test's environment.
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOSUMDB=off",
-		"GOMODCACHE="+strings.TrimSpace(string(modcache)), quickjswasi.ModuleEnv+"="+file)
+	return strings.TrimSpace(string(out))
 }
 
 // cleanCopy copies what a clone of this working tree holds: tracked and
