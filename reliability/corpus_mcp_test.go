@@ -56,8 +56,12 @@ func TestHostileCorpusOverMCP(t *testing.T) {
 	// mcpserve prepares its own runs without a deny list: leave the denied
 	// tool out of the runtime instead.
 	w.tools = slices.DeleteFunc(w.tools, func(tool host.Tool) bool { return tool.Name == "admin_reset" })
-	rt := newRuntime(t, w, corpusConfig, w.startMCP(t)...)
+	sources := w.startMCP(t)
+	rt := newRuntime(t, w, corpusConfig, sources...)
 	cs, stop := serveStdio(t, rt)
+	// Cells whose outcome is not the deadline get a roomy one (atDeadline).
+	roomy := newRuntime(t, w, corpusConfigWith(roomyTimeoutMs), sources...)
+	roomyCS, stopRoomy := serveStdio(t, roomy)
 	n := 0
 	for _, c := range loadCorpus(t) {
 		if c.want["mcp"] != "yes" {
@@ -67,7 +71,11 @@ func TestHostileCorpusOverMCP(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var args map[string]any
 			json.Unmarshal(c.args(), &args)
-			r, isError, err := callResult(context.Background(), cs, "exec", args)
+			client := roomyCS
+			if c.atDeadline() {
+				client = cs
+			}
+			r, isError, err := callResult(context.Background(), client, "exec", args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +98,9 @@ func TestHostileCorpusOverMCP(t *testing.T) {
 		t.Errorf("unreachable tools ran %d times", n)
 	}
 	stop()
+	stopRoomy()
 	rt.Close(context.Background())
+	roomy.Close(context.Background())
 	w.mcp.Close()
 	goleak.VerifyNone(t, leaks)
 }

@@ -75,6 +75,16 @@ func loadCorpus(t testing.TB) []hostileCase {
 	return out
 }
 
+// atDeadline reports whether the case's outcome is reaching the deadline (a
+// timeout, a run that parks there, or one whose snapshot is too big to
+// park): only those cells run under the corpus's short wall clock; every
+// other one gets roomyTimeoutMs.
+func (c hostileCase) atDeadline() bool {
+	codes := c.want["code"] + " " + c.want[engineName+"-code"]
+	return c.want["status"] == "waiting" || strings.Contains(codes, "timeout") ||
+		strings.Contains(codes, "snapshot_limit_exceeded")
+}
+
 func (c hostileCase) args() json.RawMessage {
 	in := map[string]string{"code": c.src}
 	if l := c.want["language"]; l != "" {
@@ -140,6 +150,13 @@ func sameJSON(got, want []byte) bool {
 	return reflect.DeepEqual(g, w) && !loneSurrogate.Match(got)
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // heapInUse returns the live heap after two collections.
 func heapInUse() uint64 {
 	var m runtime.MemStats
@@ -185,8 +202,14 @@ func TestHostileCorpus(t *testing.T) {
 	before := heapInUse()
 	w := newWorld(t)
 	eng := corpusEngine(t)
-	rt := newWorldRuntime(t, w, &host.Options{Sources: w.startMCP(t), Config: json.RawMessage(corpusConfig), Engine: eng})
-	srt := newSwarmRuntime(t, w, eng)
+	sources := w.startMCP(t)
+	// Runtimes by [swarm][roomy]: the cell's outcome decides its deadline.
+	var rts [2][2]*host.Runtime
+	for i, config := range []string{corpusConfig, corpusConfigWith(roomyTimeoutMs)} {
+		rts[0][i] = newWorldRuntime(t, w, &host.Options{Sources: sources, Config: json.RawMessage(config), Engine: eng})
+		rts[1][i] = newSwarmRuntime(t, w, eng, config)
+	}
+	rt := rts[0][0]
 	if r := prepare(t, rt, testScope).Exec(context.Background(), "warm", execArgs("return 1")); r.Status != host.StatusCompleted {
 		t.Fatalf("warm-up: %s", describe(r))
 	}
@@ -204,10 +227,7 @@ func TestHostileCorpus(t *testing.T) {
 				if bug := c.want["bug"]; bug != "" && os.Getenv(bugsEnv) != "1" {
 					t.Skip("BUG: " + bug)
 				}
-				crt := rt
-				if c.want["swarm"] == "yes" {
-					crt = srt
-				}
+				crt := rts[b2i(c.want["swarm"] == "yes")][b2i(!c.atDeadline())]
 				run := prepare(t, crt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
 				start := time.Now()
 				r := run.Exec(context.Background(), "call_"+c.name, c.args())
@@ -244,9 +264,11 @@ func TestHostileCorpus(t *testing.T) {
 	if after > warm+openRuntimeSlack {
 		t.Errorf("heap %d MiB after the corpus, bound %d MiB", after>>20, (warm+openRuntimeSlack)>>20)
 	}
-	rt.Close(context.Background())
-	srt.Close(context.Background())
-	srt = nil // the heap check below must not count it
+	for _, r := range rts {
+		r[0].Close(context.Background())
+		r[1].Close(context.Background())
+	}
+	rts, rt = [2][2]*host.Runtime{}, nil // the heap check below must not count them
 	w.mcp.Close()
 	goleak.VerifyNone(t, append(engineLeaks, leaks)...)
 	closed := heapInUse()

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,8 +21,17 @@ import (
 
 // corpusConfig keeps hostile cells quick: a 2 s wall clock, an 8 MiB heap,
 // 8 KiB of output and 16 pending calls.
-const corpusConfig = `{"enabled": true, "timeoutMs": 2000, "memoryLimitBytes": 8388608,
-	"maxOutputBytes": 8192, "maxSnapshotBytes": 1048576, "maxPendingToolCalls": 16, "snapshotTtlSeconds": 60}`
+var corpusConfig = corpusConfigWith(2000)
+
+// roomyTimeoutMs is the wall clock of cells whose outcome is not reaching
+// it: far beyond what any of them needs, so a loaded machine can slow them
+// down but not change their verdict.
+const roomyTimeoutMs = 30000
+
+func corpusConfigWith(timeoutMs int) string {
+	return fmt.Sprintf(`{"enabled": true, "timeoutMs": %d, "memoryLimitBytes": 8388608,
+	"maxOutputBytes": 8192, "maxSnapshotBytes": 1048576, "maxPendingToolCalls": 16, "snapshotTtlSeconds": 60}`, timeoutMs)
+}
 
 var testScope = host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
 
@@ -189,7 +199,14 @@ func newWorldRuntime(t testing.TB, w *world, o *host.Options) *host.Runtime {
 		}}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { rt.Close(context.Background()) })
+	// Closes a runtime the test left open without keeping a closed one
+	// alive: the heap checks measure what Close gives back.
+	ref := weak.Make(rt)
+	t.Cleanup(func() {
+		if rt := ref.Value(); rt != nil {
+			rt.Close(context.Background())
+		}
+	})
 	return rt
 }
 

@@ -23,10 +23,10 @@ const swarmConfig = `{"enabled": true, "maxConcurrent": 4, "maxAgentsPerCell": 3
 // eng is the corpus's other runtime's engine: one engine for both, so that
 // a caller-supplied one (wasmtime's, closed only after the test) does not
 // count twice in the heap check.
-func newSwarmRuntime(t testing.TB, w *world, eng abi.Engine) *host.Runtime {
+func newSwarmRuntime(t testing.TB, w *world, eng abi.Engine, config string) *host.Runtime {
 	t.Helper()
 	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: eng, Policy: corpusPolicy, Hooks: corpusHooks,
-		Config: json.RawMessage(corpusConfig), Swarm: json.RawMessage(swarmConfig), Agents: host.AgentFunc(corpusAgent)})
+		Config: json.RawMessage(config), Swarm: json.RawMessage(swarmConfig), Agents: host.AgentFunc(corpusAgent)})
 	if err != nil {
 		t.Fatal(err)
 	}
