@@ -129,6 +129,11 @@ func sample() *sampler {
 
 func (s *sampler) end() { close(s.stop); <-s.done }
 
+// loadConfig gives a load cell the longest deadline there is: the cells
+// take milliseconds alone, and a loaded 2-core machine must make them slow,
+// never failed.
+const loadConfig = `{"enabled": true, "timeoutMs": 60000, "maxPendingToolCalls": 16}`
+
 // TestLoad: 200 MCP sessions over streamable HTTP on loopback, each cycling
 // trivial, nested-call heavy and suspending cells (exec, then wait) for a
 // bounded time. The only failures allowed are the ones the limits call for:
@@ -143,7 +148,7 @@ func TestLoad(t *testing.T) {
 		t.Skip("load profile")
 	}
 	w := newWorld(t)
-	rt := newRuntime(t, w, `{"enabled": true, "timeoutMs": 5000, "maxPendingToolCalls": 16}`)
+	rt := newRuntime(t, w, loadConfig)
 	url := serveHTTP(t, rt)
 	smp := sample()
 	r := runLoad(url, loadCells("count"), envInt("CODEMODE_LOAD_SESSIONS", 200), envInt("CODEMODE_LOAD_SECONDS", 10), nil)

@@ -16,10 +16,10 @@ import (
 	"time"
 )
 
-// binaryConfig is TestLoad's code mode setting for the codemode binary, with
+// binaryConfig is TestLoad's code mode setting (loadConfig) for the codemode binary, with
 // the demo plugin for a fast, read-only tool to call.
 const binaryConfig = `{
-  tools: { codeMode: { enabled: true, timeoutMs: 5000, maxPendingToolCalls: 16 } },
+  tools: { codeMode: { enabled: true, timeoutMs: 60000, maxPendingToolCalls: 16 } },
   plugins: { demo: true },
 }`
 
