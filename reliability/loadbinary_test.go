@@ -1,7 +1,6 @@
 package reliability
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -144,21 +142,12 @@ func launchServe(t *testing.T, bin, dir, config string, graceful bool, args ...s
 
 // vmHWM is the peak resident set size of process pid, from /proc.
 func vmHWM(t *testing.T, pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		t.Errorf("peak memory: %v", err)
+	kb := peakKiB(pid)
+	if kb == 0 {
+		t.Errorf("peak memory: no VmHWM in /proc/%d/status", pid)
 		return "n/a"
 	}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
-			if kb, err := strconv.Atoi(f[1]); err == nil {
-				return strconv.Itoa(kb>>10) + " MiB"
-			}
-		}
-	}
-	t.Errorf("peak memory: no VmHWM in /proc/%d/status", pid)
-	return "n/a"
+	return strconv.Itoa(kb>>10) + " MiB"
 }
 
 // servingURL matches the line codemode serve logs once it listens.

@@ -57,38 +57,12 @@ func TestStuckCellsDoNotStallServe(t *testing.T) {
 	defer prober.Close()
 
 	done := make(chan struct{})
-	type probes struct {
-		n     int
-		worst time.Duration
-		err   string
-	}
-	result := make(chan probes, 1)
+	result := make(chan probeRun, 1)
 	go func() {
-		var p probes
-		defer func() { result <- p }()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			// A liveness bound, not a speed assertion: a stalled process
-			// would leave the probe unanswered for minutes.
-			pctx, cancel := context.WithTimeout(ctx, time.Minute)
-			t0 := time.Now()
-			r, _, err := callResult(pctx, prober, "exec", map[string]any{"code": "return 1"})
-			d := time.Since(t0)
-			cancel()
-			if err != nil || string(r.Value) != "1" {
-				p.err = "probe: " + describe(r)
-				if err != nil {
-					p.err = "probe: " + err.Error()
-				}
-				return
-			}
-			p.n++
-			p.worst = max(p.worst, d)
-		}
+		result <- probeUntil(ctx, done, func(ctx context.Context) (host.Result, error) {
+			r, _, err := callResult(ctx, prober, "exec", map[string]any{"code": "return 1"})
+			return r, err
+		})
 	}()
 	const deadline = 2 * time.Second
 	var report []string
