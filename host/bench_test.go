@@ -114,3 +114,26 @@ func BenchmarkPrepare(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecSource is a one-line cell by the path its source takes
+// through the check: plain JavaScript stays in the host process (the fast
+// path); TypeScript and shell-shaped JavaScript need esbuild, which runs in
+// a warm parser process.
+func BenchmarkExecSource(b *testing.B) {
+	run := prepare(b, newRuntime(b, `true`, shipments()), RunOptions{})
+	for _, bc := range []struct{ name, lang, code string }{
+		{"javascript", "javascript", "const x = 1; return x"},
+		{"typescript", "typescript", "const x: number = 1; return x"},
+		{"trailing-expression", "javascript", "const x = 1\nx"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			args, _ := json.Marshal(map[string]string{"code": bc.code, "language": bc.lang})
+			ctx := context.Background()
+			for b.Loop() {
+				if r := run.Exec(ctx, "c", args); string(r.Value) != "1" {
+					b.Fatal(r)
+				}
+			}
+		})
+	}
+}
