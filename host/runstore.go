@@ -36,7 +36,11 @@ type RunStore interface {
 	// Settled returns the outcomes settled so far of a claimed run.
 	Settled(ctx context.Context, id string) (map[abi.Ticket]abi.Outcome, error)
 	// Settle records the outcome of one nested call of a parked run. A run
-	// that is gone takes no outcome, without an error.
+	// that is gone takes no outcome, without an error. Ticket 0 is no call:
+	// it is the host's mark that the run failed (a call's outcome could not
+	// be stored), the reason in its Value; a store keeps it like the others.
+	// A store should bound its own operations (seconds), so that a stalled
+	// backend fails them with an error rather than holding them.
 	Settle(ctx context.Context, id string, ticket abi.Ticket, out abi.Outcome) error
 	// Release ends a claim and leaves the run parked as it was.
 	Release(ctx context.Context, id string) error

@@ -173,10 +173,10 @@ func (st *state) forward(expires time.Time) {
 	for _, s := range st.ready {
 		delivered[s.ticket] = true
 	}
-	local := map[abi.Ticket]bool{}
+	local := map[abi.Ticket]string{} // ticket -> call id
 	for t, pc := range st.pending {
 		if pc.kind == kindCall && !pc.deferred && pc.replica == "" && !delivered[t] {
-			local[t] = true
+			local[t] = pc.id
 		}
 	}
 	if len(local) == 0 {
@@ -193,15 +193,17 @@ func (st *state) forward(expires time.Time) {
 		for len(local) > 0 {
 			select {
 			case s := <-st.done:
-				if !local[s.ticket] {
+				id, ok := local[s.ticket]
+				if st.calls.Err() != nil { // cancelled (the run ended, or the process closes): not an outcome
+					return
+				}
+				if !ok {
 					continue
 				}
 				delete(local, s.ticket)
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				if err := st.run.rt.runs.Settle(ctx, st.id, s.ticket, s.outcome); err != nil {
-					st.run.rt.logger.Warn("code mode run store: a call's outcome was not stored", "run", st.id, "err", err)
+				if !st.storeOutcome(s, id, expires) {
+					return
 				}
-				cancel()
 			case <-ttl.C:
 				return
 			case <-st.calls.Done():
@@ -290,6 +292,10 @@ func (run *Run) waitShared(ctx context.Context, id string) Result {
 		return run.failed(abi.CodeInvalidInput, "", err.Error())
 	case err != nil:
 		return run.failed(abi.CodeRuntimeUnavailable, "run_store", "code mode run store unavailable: "+err.Error())
+	}
+	if msg, failed := failedInStore(outs); failed {
+		run.rt.runs.Remove(context.WithoutCancel(ctx), id)
+		return run.failed(abi.CodeInternalError, "lost", msg)
 	}
 	st, err := run.decode(ctx, rec, outs)
 	if err != nil {
@@ -399,8 +405,14 @@ func (st *state) settleRemote(outs map[abi.Ticket]abi.Outcome) {
 // and fails when one's process is gone: its outcome will never come.
 func (st *state) pollRemote(ctx context.Context, checkAlive bool) error {
 	outs, err := st.run.rt.runs.Settled(ctx, st.id)
-	if err != nil {
+	switch {
+	case isStoreRefusal(err):
 		return err
+	case err != nil: // a store that did not answer is asked again at the next poll, within the leg
+		return nil
+	}
+	if msg, failed := failedInStore(outs); failed {
+		return errors.New(msg)
 	}
 	st.settleRemote(outs)
 	if !checkAlive {

@@ -51,7 +51,21 @@ type Options struct {
 	// [DefaultMaxRuns]. A session's cap is the record's SessionCap wherever
 	// its runs parked.
 	MaxRuns int
+	// OpTimeout bounds each operation, retries included; 0 means
+	// [DefaultOpTimeout]. A Redis that stalls (paused, failing over, its
+	// network gone) then fails the operation with [ErrNoAnswer] instead of
+	// holding a cell's store() or a run's parking for tens of seconds.
+	OpTimeout time.Duration
 }
+
+// DefaultOpTimeout is how long a Store waits for Redis by default: Redis
+// answers in well under a millisecond, so two seconds is an outage, and it
+// is short enough that a cell can catch the error and go on.
+const DefaultOpTimeout = 2 * time.Second
+
+// ErrNoAnswer is what an operation returns (wrapped) when Redis did not
+// answer within the operation's timeout.
+var ErrNoAnswer = errors.New("redis did not answer in time")
 
 // DefaultMaxRuns is the total cap of a Store without Options.MaxRuns:
 // sixteen processes' worth of the host's in-process cap
@@ -67,6 +81,7 @@ type Store struct {
 	key     []byte
 	prefix  string
 	maxRuns int
+	timeout time.Duration // OpTimeout
 
 	mu     sync.Mutex
 	claims map[string]string // run id -> this process's claim token
@@ -81,18 +96,50 @@ func New(ctx context.Context, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("run store: %w", err)
 	}
-	s := &Store{rdb: redis.NewClient(opt), key: o.Key, prefix: o.Prefix, maxRuns: o.MaxRuns, claims: map[string]string{}}
+	timeout := o.OpTimeout
+	if timeout <= 0 {
+		timeout = DefaultOpTimeout
+	}
+	// The client's own defaults (5 s reads, 3 retries) add up to 20 s on a
+	// stalled Redis; each operation's context bounds it instead, socket
+	// reads and writes included.
+	opt.ContextTimeoutEnabled = true
+	bound := func(d time.Duration) time.Duration { // a URL's shorter timeout stays
+		if d <= 0 || d > timeout {
+			return timeout
+		}
+		return d
+	}
+	opt.ReadTimeout, opt.WriteTimeout, opt.DialTimeout = bound(opt.ReadTimeout), bound(opt.WriteTimeout), bound(opt.DialTimeout)
+	s := &Store{rdb: redis.NewClient(opt), key: o.Key, prefix: o.Prefix, maxRuns: o.MaxRuns, timeout: timeout, claims: map[string]string{}}
 	if s.prefix == "" {
 		s.prefix = "codemode:"
 	}
 	if s.maxRuns <= 0 {
 		s.maxRuns = DefaultMaxRuns
 	}
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	if err := s.rdb.Ping(ctx).Err(); err != nil {
 		s.rdb.Close()
-		return nil, fmt.Errorf("run store: redis at %s does not answer: %w", opt.Addr, err)
+		return nil, fmt.Errorf("run store: redis at %s does not answer: %w", opt.Addr, s.fail(ctx, err))
 	}
 	return s, nil
+}
+
+// op bounds one operation by the store's timeout.
+func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, s.timeout)
+}
+
+// fail words an operation's error: one that ran out of its time says so,
+// with the bound, rather than "i/o timeout" or "context deadline exceeded".
+func (s *Store) fail(ctx context.Context, err error) error {
+	var nerr interface{ Timeout() bool }
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &nerr) && nerr.Timeout() || ctx.Err() == context.DeadlineExceeded {
+		return fmt.Errorf("%w (it waits at most %v)", ErrNoAnswer, s.timeout)
+	}
+	return err
 }
 
 // Close closes the connections.
@@ -189,6 +236,8 @@ return 'ok'
 `)
 
 func (s *Store) Park(ctx context.Context, rec host.ParkedRun) error {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	s.mu.Lock()
 	token := s.claims[rec.ID]
 	delete(s.claims, rec.ID)
@@ -198,7 +247,7 @@ func (s *Store) Park(ctx context.Context, rec host.ParkedRun) error {
 	res, err := parkScript.Run(ctx, s.rdb, []string{s.runKey(rec.ID), s.outKey(rec.ID), s.leaseKey(rec.ID), s.runsKey(), s.sessionKey(host.Session{Key: rec.Scope.SessionKey, ID: rec.Scope.SessionID})},
 		signed, now, rec.Expires.UnixMilli(), s.maxRuns, cmp.Or(rec.SessionCap, host.SessionRunsCap), token).Text()
 	if err != nil {
-		return fmt.Errorf("run store: park: %w", err)
+		return fmt.Errorf("run store: park: %w", s.fail(ctx, err))
 	}
 	switch res {
 	case "ok":
@@ -237,9 +286,11 @@ return 'ok'
 `)
 
 func (s *Store) Claim(ctx context.Context, id string, caller host.Scope, lease time.Duration) (host.ParkedRun, map[abi.Ticket]abi.Outcome, error) {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	res, err := peekScript.Run(ctx, s.rdb, []string{s.runKey(id), s.outKey(id), s.leaseKey(id)}).Slice()
 	if err != nil {
-		return host.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", err)
+		return host.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", s.fail(ctx, err))
 	}
 	switch res[0] {
 	case "gone":
@@ -271,7 +322,7 @@ func (s *Store) Claim(ctx context.Context, id string, caller host.Scope, lease t
 	token := newToken()
 	took, err := takeScript.Run(ctx, s.rdb, []string{s.runKey(id), s.leaseKey(id)}, token, lease.Milliseconds(), signed).Text()
 	if err != nil {
-		return host.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", err)
+		return host.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", s.fail(ctx, err))
 	}
 	switch took {
 	case "gone":
@@ -310,9 +361,11 @@ func (s *Store) outcomes(id string, flat []any) map[abi.Ticket]abi.Outcome {
 }
 
 func (s *Store) Settled(ctx context.Context, id string) (map[abi.Ticket]abi.Outcome, error) {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	flat, err := s.rdb.HGetAll(ctx, s.outKey(id)).Result()
 	if err != nil {
-		return nil, fmt.Errorf("run store: %w", err)
+		return nil, fmt.Errorf("run store: %w", s.fail(ctx, err))
 	}
 	list := make([]any, 0, 2*len(flat))
 	for k, v := range flat {
@@ -332,10 +385,12 @@ return 1
 `)
 
 func (s *Store) Settle(ctx context.Context, id string, t abi.Ticket, o abi.Outcome) error {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	field := strconv.FormatUint(uint64(t), 10)
 	body, _ := json.Marshal(o)
 	if err := settleScript.Run(ctx, s.rdb, []string{s.runKey(id), s.outKey(id)}, field, s.sign(roleOutcome, id+"/"+field, body)).Err(); err != nil {
-		return fmt.Errorf("run store: settle: %w", err)
+		return fmt.Errorf("run store: settle: %w", s.fail(ctx, err))
 	}
 	return nil
 }
@@ -350,6 +405,8 @@ return 1
 `)
 
 func (s *Store) Release(ctx context.Context, id string) error {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	s.mu.Lock()
 	token := s.claims[id]
 	delete(s.claims, id)
@@ -358,12 +415,14 @@ func (s *Store) Release(ctx context.Context, id string) error {
 		return nil
 	}
 	if err := releaseScript.Run(ctx, s.rdb, []string{s.runKey(id), s.leaseKey(id)}, token).Err(); err != nil {
-		return fmt.Errorf("run store: release: %w", err)
+		return fmt.Errorf("run store: release: %w", s.fail(ctx, err))
 	}
 	return nil
 }
 
 func (s *Store) Remove(ctx context.Context, id string) error {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	s.forget(ctx, id)
 	sess, _ := s.rdb.HGet(ctx, s.runKey(id), "session").Result()
 	p := s.rdb.TxPipeline()
@@ -373,7 +432,7 @@ func (s *Store) Remove(ctx context.Context, id string) error {
 		p.ZRem(ctx, sess, s.runKey(id))
 	}
 	if _, err := p.Exec(ctx); err != nil {
-		return fmt.Errorf("run store: remove: %w", err)
+		return fmt.Errorf("run store: remove: %w", s.fail(ctx, err))
 	}
 	return nil
 }
@@ -396,19 +455,31 @@ return 1
 `)
 
 func (s *Store) DropSession(ctx context.Context, x host.Session) error {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	if err := dropScript.Run(ctx, s.rdb, []string{s.sessionKey(x), s.runsKey()}).Err(); err != nil {
-		return fmt.Errorf("run store: drop session: %w", err)
+		return fmt.Errorf("run store: drop session: %w", s.fail(ctx, err))
 	}
 	return nil
 }
 
 func (s *Store) Beat(ctx context.Context, replica string, ttl time.Duration) error {
-	return s.rdb.Set(ctx, s.replicaKey(replica), "1", ttl).Err()
+	ctx, cancel := s.op(ctx)
+	defer cancel()
+	if err := s.rdb.Set(ctx, s.replicaKey(replica), "1", ttl).Err(); err != nil {
+		return fmt.Errorf("run store: heartbeat: %w", s.fail(ctx, err))
+	}
+	return nil
 }
 
 func (s *Store) Alive(ctx context.Context, replica string) (bool, error) {
+	ctx, cancel := s.op(ctx)
+	defer cancel()
 	n, err := s.rdb.Exists(ctx, s.replicaKey(replica)).Result()
-	return n == 1, err
+	if err != nil {
+		return false, fmt.Errorf("run store: %w", s.fail(ctx, err))
+	}
+	return n == 1, nil
 }
 
 func newToken() string {

@@ -44,13 +44,15 @@ func stateID(s host.Session, key string) string {
 }
 
 func (x *Sessions) Load(ctx context.Context, s host.Session, key string) (json.RawMessage, bool, error) {
+	ctx, cancel := x.s.op(ctx)
+	defer cancel()
 	values, _, _ := x.keys(s)
 	v, err := x.s.rdb.HGet(ctx, values, key).Result()
 	if err == redis.Nil {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("session state: %w", err)
+		return nil, false, fmt.Errorf("session state: %w", x.s.fail(ctx, err))
 	}
 	body, err := x.s.open(roleState, stateID(s, key), []byte(v))
 	if err != nil || !json.Valid(body) {
@@ -85,6 +87,8 @@ return 'ok'
 `)
 
 func (x *Sessions) Store(ctx context.Context, s host.Session, key string, value json.RawMessage) error {
+	ctx, cancel := x.s.op(ctx)
+	defer cancel()
 	values, bytes, ended := x.keys(s)
 	set, signed, cost := "0", []byte{}, 0
 	if value != nil {
@@ -95,7 +99,7 @@ func (x *Sessions) Store(ctx context.Context, s host.Session, key string, value 
 		sessionTTL.Milliseconds(), set, host.StateEntryBytes).Text()
 	switch {
 	case err != nil:
-		return fmt.Errorf("session state: %w", err)
+		return fmt.Errorf("session state: %w", x.s.fail(ctx, err))
 	case res == "ended":
 		return fmt.Errorf("the session has ended")
 	case res != "ok":
@@ -108,12 +112,14 @@ func (x *Sessions) Store(ctx context.Context, s host.Session, key string, value 
 }
 
 func (x *Sessions) Drop(ctx context.Context, s host.Session) error {
+	ctx, cancel := x.s.op(ctx)
+	defer cancel()
 	values, bytes, ended := x.keys(s)
 	p := x.s.rdb.TxPipeline()
 	p.Del(ctx, values, bytes)
 	p.Set(ctx, ended, "1", endedTTL)
 	if _, err := p.Exec(ctx); err != nil {
-		return fmt.Errorf("session state: %w", err)
+		return fmt.Errorf("session state: %w", x.s.fail(ctx, err))
 	}
 	return nil
 }

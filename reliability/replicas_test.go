@@ -325,6 +325,25 @@ const c = ((await load(k)) ?? 0) + 1; await store(k, c); return {k, c}`, key)
 		wantValue(t, call(t, onB, "exec", map[string]any{"code": `return 7`}), "7")
 	})
 
+	// Redis stalls (CLIENT PAUSE, shorter than the store's 2 s bound on an
+	// operation) while a parked run's call finishes: its outcome is stored
+	// when Redis answers again and the wait on the other replica completes,
+	// rather than answering waiting until the run's TTL (redisstore's
+	// TestStall* cover pauses past the bound).
+	t.Run("StalledRedisKeepsTheOutcome", func(t *testing.T) {
+		rs := newReplicaSet(t, bin, 2)
+		onA, onB := rs.dial(t, rs.replicas[0].url), rs.dial(t, rs.replicas[1].url)
+		r := call(t, onA, "exec", map[string]any{"code": `const s = tools.slow_echo({ms: 100, value: "kept"}); await yield_control("y"); return (await s).value`})
+		if r.Status != host.StatusWaiting {
+			t.Fatalf("exec: %s", describe(r))
+		}
+		redistest.Pause(t, rs.store, time.Second)()
+		wantValue(t, waitDone(t, onB, r.RunID, 20), `"kept"`)
+		if log := rs.replicas[0].log.String(); strings.Contains(log, "was not stored") {
+			t.Fatalf("the outcome was not stored:\n%s", log)
+		}
+	})
+
 	// A replica stopped with SIGTERM exits 0 and leaves its parked runs in
 	// the store: a yield-only one, and one whose call was in flight (the
 	// drain lets it finish and settle into the store). A new process on the

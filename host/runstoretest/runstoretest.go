@@ -71,6 +71,20 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		}
 	})
 
+	// Ticket 0 is the host's mark that a run failed: kept like an outcome,
+	// on a run that no wait holds.
+	t.Run("failed mark", func(t *testing.T) {
+		s := open(t)
+		s.Park(ctx, rec("cm_f", scope))
+		if err := s.Settle(ctx, "cm_f", 0, abi.Reject("the run store was unavailable")); err != nil {
+			t.Fatal(err)
+		}
+		_, outs, err := s.Claim(ctx, "cm_f", scope, lease)
+		if err != nil || outs[0] != abi.Reject("the run store was unavailable") {
+			t.Fatalf("claim: %v %v", err, outs)
+		}
+	})
+
 	t.Run("release", func(t *testing.T) {
 		s := open(t)
 		s.Park(ctx, rec("cm_r", scope))

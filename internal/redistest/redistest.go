@@ -80,3 +80,43 @@ func start(t testing.TB, bin string) (string, error) {
 	cmd.Wait()
 	return "", fmt.Errorf("redis-server did not listen on %s", addr)
 }
+
+// Pause stalls the redis-server at url for d (CLIENT PAUSE d ALL): every
+// client's commands wait, as on a Redis that hangs or fails over. It
+// returns when the pause has begun; the function it returns blocks until
+// the server answers again.
+func Pause(t testing.TB, url string, d time.Duration) (resumed func()) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "redis://"), "/0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	r := bufio.NewReader(c)
+	// A command, in RESP: an array of bulk strings.
+	send := func(args ...string) string {
+		t.Helper()
+		cmd := fmt.Sprintf("*%d\r\n", len(args))
+		for _, a := range args {
+			cmd += fmt.Sprintf("$%d\r\n%s\r\n", len(a), a)
+		}
+		if _, err := c.Write([]byte(cmd)); err != nil {
+			t.Fatal(err)
+		}
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(line)
+	}
+	if got := send("CLIENT", "PAUSE", fmt.Sprint(d.Milliseconds()), "ALL"); got != "+OK" {
+		t.Fatalf("CLIENT PAUSE: %s", got)
+	}
+	// This client is paused too: its PING is answered when the pause ends.
+	return func() {
+		t.Helper()
+		if got := send("PING"); got != "+PONG" {
+			t.Fatalf("PING after the pause: %s", got)
+		}
+	}
+}
