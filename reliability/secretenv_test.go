@@ -50,7 +50,7 @@ func TestSecretsStayOutOfDownstream(t *testing.T) {
 	t.Setenv("CODEMODE_INPUT_UNUSED", "input-for-codemode-only")
 	t.Setenv("OPERATOR_CLOUD_SECRET", "cloud-secret-outside-the-allowlist")
 	script := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	config := fmt.Sprintf(`{tools: {codeMode: {enabled: true, timeoutMs: 30000}}, plugins: {demo: false}, mcpServers: {
+	config := fmt.Sprintf(`{tools: {codeMode: {enabled: true, timeoutMs: 30000}}, plugins: {demo: true}, mcpServers: {
 		ev: {command: %[1]q, args: [%[2]q, "stdio"], env: {GIVEN: "given"}},
 		all: {command: %[1]q, args: [%[2]q, "stdio"], inheritEnv: true},
 	}}`, node, script)
@@ -75,7 +75,8 @@ func TestSecretsStayOutOfDownstream(t *testing.T) {
 		t.Fatalf("connect with the token: %v\n%s", err, srv.log)
 	}
 	defer cs.Close()
-	// The servers start in the background.
+	// The servers start in the background; the demo plugin keeps exec
+	// offered until they are up.
 	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		r, err := modelCall(ctx, cs, "exec", map[string]any{"code": "return Object.keys(MCP)"})
 		if err != nil {

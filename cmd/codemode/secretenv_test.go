@@ -37,7 +37,7 @@ return {ev: await env(MCP.ev), all: await env(MCP.all)};`
 func envConfig(t *testing.T) string {
 	node, modules := peers(t)
 	script := filepath.Join(modules, "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	return writeFile(t, "env.json5", fmt.Sprintf(`{mcpServers: {
+	return writeFile(t, "env.json5", fmt.Sprintf(`{plugins: {demo: true}, mcpServers: {
 		ev: {command: %[1]q, args: [%[2]q, "stdio"], env: {GIVEN: "${CODEMODE_ENV_TEST_GIVE}"}},
 		all: {command: %[1]q, args: [%[2]q, "stdio"], inheritEnv: true},
 	}}`, node, script))
@@ -108,16 +108,27 @@ func TestServeServerEnv(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cs := connectServe(t, ctx, sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil), bin, "--config", cfg)
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": envCell}})
-	if err != nil {
-		t.Fatal(err)
+	call := func(code string) host.Result {
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": code}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var r host.Result
+		if err := json.Unmarshal(b, &r); err != nil || r.Status != host.StatusCompleted {
+			t.Fatalf("exec: %v %s", err, b)
+		}
+		return r
 	}
-	b, _ := json.Marshal(res.StructuredContent)
-	var r host.Result
-	if err := json.Unmarshal(b, &r); err != nil || r.Status != host.StatusCompleted {
-		t.Fatalf("exec: %v %s", err, b)
+	// serve waits a second for the servers, then goes on without them; the
+	// demo plugin keeps exec offered meanwhile.
+	for string(call(`return "ev" in MCP && "all" in MCP`).Value) != "true" {
+		if ctx.Err() != nil {
+			t.Fatal("the servers never came up")
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
-	checkServerEnv(t, r.Value)
+	checkServerEnv(t, call(envCell).Value)
 }
 
 // TestSecretsLeaveTheEnvironment: a command takes $CODEMODE_TOKEN and
