@@ -58,6 +58,7 @@ Run "codemode COMMAND -h" for a command's flags.
 
 // run is the whole program; main only wires it to the process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	takeSecrets()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage

@@ -26,6 +26,30 @@ const drainFor = 30 * time.Second
 // names it.
 const tokenEnv = "CODEMODE_TOKEN"
 
+// secret is one of codemode's own secrets as the environment held it when
+// the command started.
+type secret struct {
+	value string
+	set   bool
+}
+
+// The bearer token and the run store's key from the environment, taken by
+// takeSecrets.
+var envToken, envStoreKey secret
+
+// takeSecrets reads $CODEMODE_TOKEN and $CODEMODE_STORE_KEY once, when a
+// command starts, and removes them from the process's environment, so that
+// nothing started later (an MCP server with inheritEnv, the source parser, a
+// tool's own child) inherits them. Each command run reads them afresh.
+func takeSecrets() {
+	take := func(name string) secret {
+		v, ok := os.LookupEnv(name)
+		os.Unsetenv(name)
+		return secret{v, ok}
+	}
+	envToken, envStoreKey = take(tokenEnv), take(storeKeyEnv)
+}
+
 func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", serveSynopsis, stderr)
 	configPath := fs.String("config", "", "JSON5 configuration `file` (default: the demo catalog)")
@@ -123,8 +147,8 @@ func serveToken(file string) (token, source string, err error) {
 			return "", source, fmt.Errorf("%s: %w", source, err)
 		}
 		token = string(b)
-	} else if v, ok := os.LookupEnv(tokenEnv); ok {
-		source, token = "$"+tokenEnv, v
+	} else if envToken.set {
+		source, token = "$"+tokenEnv, envToken.value
 	} else {
 		return "", "", nil
 	}

@@ -190,7 +190,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
-		mcpServers[s.Name] = mcp.ServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd,
+		mcpServers[s.Name] = mcp.ServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, InheritEnv: s.InheritEnv, Cwd: s.Cwd,
 			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly, OAuth: oauth}
 	}
 	if len(mcpServers) > 0 {

@@ -34,7 +34,7 @@ func (so *serveSettings) runStore(f *config.File) *config.Store {
 // openStore connects serve's run store: the Redis at spec.URL, signing
 // with the key of spec.KeyFile or $CODEMODE_STORE_KEY.
 func openStore(ctx context.Context, spec *config.Store) (*redisstore.Store, error) {
-	key, source := os.Getenv(storeKeyEnv), "$"+storeKeyEnv
+	key, source := envStoreKey.value, "$"+storeKeyEnv
 	if spec.KeyFile != "" {
 		b, err := os.ReadFile(spec.KeyFile)
 		if err != nil {

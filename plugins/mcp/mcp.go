@@ -36,8 +36,19 @@ type ServerConfig struct {
 	// line) is skipped with a warning.
 	Command string
 	Args    []string
-	// Env is added to this process's environment for the server.
+	// Env is the server's environment, over the few variables it inherits
+	// from this process: HOME, LOGNAME, PATH, SHELL, TERM and USER (on
+	// Windows APPDATA, COMSPEC, HOMEDRIVE, HOMEPATH, LOCALAPPDATA, PATH,
+	// PATHEXT, PROCESSOR_ARCHITECTURE, PROGRAMFILES, SYSTEMDRIVE,
+	// SYSTEMROOT, TEMP, TMP, USERNAME and USERPROFILE). A variable that
+	// starts with CODEMODE_ is never inherited.
 	Env map[string]string
+	// InheritEnv passes the server this process's whole environment instead
+	// of those few variables, still without CODEMODE_ ones. Dangerous: every
+	// secret in the environment (API keys, cloud credentials) reaches the
+	// server, and through any tool of it that reports its environment, the
+	// cells that call it.
+	InheritEnv bool
 	// Cwd is the server's working directory; empty means this process's.
 	Cwd string
 	// URL is the endpoint of a streamable HTTP server; Headers are sent with

@@ -74,7 +74,7 @@ func toolNames(c *Client) []string {
 func TestToolsListed(t *testing.T) {
 	c := start(t, &Options{Servers: map[string]ServerConfig{"test": inProcess(t)}})
 	// Pages of two; "broken" is dropped for its schema.
-	want := "[add_tool die echo fail picture pid rpc_error slow]" // the Go SDK lists by name
+	want := "[add_tool die echo environ fail picture pid rpc_error slow]" // the Go SDK lists by name
 	if got := fmt.Sprint(toolNames(c)); got != want {
 		t.Fatalf("tools %s, want %s", got, want)
 	}

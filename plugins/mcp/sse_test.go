@@ -61,7 +61,7 @@ func (s *sseServer) serve(srv *sdk.Server) {
 func TestSSE(t *testing.T) {
 	hs := newSSEServer(t, newTestServer())
 	c := start(t, &Options{Servers: map[string]ServerConfig{"test": {URL: hs.URL, SSE: true, Headers: map[string]string{"X-Test": "yes"}}}})
-	want := "[add_tool die echo fail picture pid rpc_error slow]"
+	want := "[add_tool die echo environ fail picture pid rpc_error slow]"
 	if got := fmt.Sprint(toolNames(c)); got != want {
 		t.Fatalf("tools %s, want %s", got, want)
 	}

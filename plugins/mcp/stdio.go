@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	goruntime "runtime" // the package has a test helper named runtime
 	"strings"
 	"sync"
 	"syscall"
@@ -55,10 +56,7 @@ type process struct {
 func newProcess(cfg ServerConfig, logger *slog.Logger) *process {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Dir = cfg.Cwd
-	cmd.Env = os.Environ()
-	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = serverEnv(cfg, os.Environ(), goruntime.GOOS)
 	p := &process{cmd: cmd, stderr: &stderrLog{logger: logger}, waited: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	// A process that exits leaving its stderr open in a child of its own

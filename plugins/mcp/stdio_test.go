@@ -83,7 +83,7 @@ func TestStdoutNoiseIsSkipped(t *testing.T) {
 	}
 	logger, logs := captureLogs()
 	c := start(t, &Options{Servers: map[string]ServerConfig{"test": misbehaving(t, "banner")}, Logger: logger})
-	want := "[add_tool die echo fail picture pid rpc_error slow]"
+	want := "[add_tool die echo environ fail picture pid rpc_error slow]"
 	if got := fmt.Sprint(toolNames(c)); got != want {
 		t.Fatalf("tools %s, want %s; log:\n%s", got, want, logs)
 	}

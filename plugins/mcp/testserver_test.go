@@ -90,6 +90,10 @@ func newTestServer() *sdk.Server {
 	add("pid", obj, func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return &sdk.CallToolResult{Content: text("pid"), StructuredContent: map[string]int{"pid": os.Getpid()}}, nil
 	})
+	add("environ", obj, func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		b, _ := json.Marshal(map[string][]string{"environ": os.Environ()})
+		return &sdk.CallToolResult{Content: text(string(b))}, nil
+	})
 	add("die", obj, func(ctx context.Context, r *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		os.Exit(3)
 		return nil, nil

@@ -80,10 +80,13 @@ type MCPServer struct {
 	Command string
 	Args    []string
 	// Env is the server's env over its envFile's variables.
-	Env     map[string]string
-	Cwd     string
-	URL     string
-	Headers map[string]string
+	Env map[string]string
+	// InheritEnv is inheritEnv: the server gets this process's whole
+	// environment (but CODEMODE_ variables), not just the default allowlist.
+	InheritEnv bool
+	Cwd        string
+	URL        string
+	Headers    map[string]string
 	// SSE marks a URL as a legacy HTTP+SSE endpoint (type "sse").
 	SSE bool
 	// DirectOnly names tools of this server that stay visible to the model.
@@ -298,6 +301,14 @@ func (d *decoder) str(n *Node, field string, dst *string) {
 		return
 	}
 	*dst = n.Str
+}
+
+func (d *decoder) boolean(n *Node, field string, dst *bool) {
+	if n.Kind != Bool {
+		d.fail(n, field, "must be a boolean, not %s", article(n.Kind))
+		return
+	}
+	*dst = n.Bool
 }
 
 func (d *decoder) strings(n *Node, field string, dst *[]string) {
@@ -559,18 +570,13 @@ func (d *decoder) mcpServers(n *Node, field string) {
 				d.expand(v, f, &envFile)
 			},
 			"cwd":        func(v *Node, f string) { commandOnly = true; d.str(v, f, &s.Cwd); d.expand(v, f, &s.Cwd) },
+			"inheritEnv": func(v *Node, f string) { commandOnly = true; d.boolean(v, f, &s.InheritEnv) },
 			"url":        url,
 			"serverUrl":  url, // Windsurf
 			"headers":    func(v *Node, f string) { urlOnly = true; d.expandedMap(v, f, &s.Headers) },
 			"directOnly": func(v *Node, f string) { d.strings(v, f, &s.DirectOnly) },
 			"oauth":      func(v *Node, f string) { urlOnly = true; d.oauth(v, f, &s) },
-			"disabled": func(v *Node, f string) { // Cline, Windsurf
-				if v.Kind != Bool {
-					d.fail(v, f, "must be a boolean, not %s", article(v.Kind))
-					return
-				}
-				disabled = v.Bool
-			},
+			"disabled":   func(v *Node, f string) { d.boolean(v, f, &disabled) }, // Cline, Windsurf
 			"disabledTools": func(v *Node, f string) { // Windsurf: denied by id
 				var tools []string
 				d.strings(v, f, &tools)
@@ -598,7 +604,7 @@ func (d *decoder) mcpServers(n *Node, field string) {
 		case typ != "" && typ != "stdio" && s.URL == "":
 			d.fail(typNode, sub+".type", "%q needs a url", typ)
 		case s.Command == "" && commandOnly:
-			d.fail(m.Value, sub, "args, env, envFile and cwd apply only to a command")
+			d.fail(m.Value, sub, "args, env, envFile, cwd and inheritEnv apply only to a command")
 		case s.URL == "" && urlOnly:
 			d.fail(m.Value, sub, "headers and oauth apply only to a url")
 		case s.OAuth != nil && !s.OAuth.Off && sse:

@@ -135,8 +135,10 @@ func TestParseErrors(t *testing.T) {
 		{"oauth port", "{mcpServers: {a: {url: 'x', oauth: {redirectPort: 70000}}}}", "mcpServers.a.oauth.redirectPort: must be a port number from 1 to 65535"},
 		{"oauth authorize", "{mcpServers: {a: {url: 'x', oauth: {authorize: 'popup'}}}}", `must be "browser", "print" or "follow", not "popup"`},
 		{"oauth secret variable", "{mcpServers: {a: {url: 'x', oauth: {clientId: 'c', clientSecret: '${CODEMODE_TEST_UNSET_SECRET}'}}}}", "mcpServers.a.oauth.clientSecret: "},
-		{"args without command", "{mcpServers: {a: {url: 'x', args: []}}}", "args, env, envFile and cwd apply only to a command"},
-		{"dotted server name", "{mcpServers: {'a.b': {url: 'x', cwd: '/'}}}", `mcpServers["a.b"]: args, env, envFile and cwd`},
+		{"args without command", "{mcpServers: {a: {url: 'x', args: []}}}", "args, env, envFile, cwd and inheritEnv apply only to a command"},
+		{"inheritEnv type", "{mcpServers: {a: {command: 'x', inheritEnv: 'yes'}}}", "e.json5:1:45: mcpServers.a.inheritEnv: must be a boolean, not a string"},
+		{"inheritEnv without command", "{mcpServers: {a: {url: 'x', inheritEnv: true}}}", "mcpServers.a: args, env, envFile, cwd and inheritEnv apply only to a command"},
+		{"dotted server name", "{mcpServers: {'a.b': {url: 'x', cwd: '/'}}}", `mcpServers["a.b"]: args, env, envFile, cwd and inheritEnv`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -229,6 +231,17 @@ func TestSplitField(t *testing.T) {
 }
 
 // Windsurf's disabledTools join tools.deny wherever that is in the file.
+// inheritEnv is per server, off by default.
+func TestParseInheritEnv(t *testing.T) {
+	f, err := Parse("i.json5", []byte(`{mcpServers: {a: {command: "x", inheritEnv: true}, b: {command: "y"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.MCPServers) != 2 || !f.MCPServers[0].InheritEnv || f.MCPServers[1].InheritEnv {
+		t.Errorf("MCPServers = %+v", f.MCPServers)
+	}
+}
+
 func TestDisabledToolsJoinDeny(t *testing.T) {
 	f, err := Parse("w.json", []byte(`{mcpServers: {w: {command: "x", disabledTools: ["a"]}}, tools: {deny: ["b"]}}`))
 	if err != nil {
