@@ -51,3 +51,17 @@ func BenchmarkReturnTail(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheckThroughParser is Check as the host calls it: cells that
+// need esbuild pay a round trip to a warm parser process.
+func BenchmarkCheckThroughParser(b *testing.B) {
+	for _, c := range benchCells {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := Check(b.Context(), c.code, c.lang, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
