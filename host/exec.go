@@ -342,7 +342,8 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 func (run *Run) checkSource(ctx context.Context, in source.Input, deadline time.Time) (string, *source.Map, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	return source.Check(ctx, in.Code, in.Language, run.rt.bounds.Languages)
+	sc := run.opts.Scope
+	return source.Check(ctx, sc.SessionKey+"\x00"+sc.SessionID, in.Code, in.Language, run.rt.bounds.Languages)
 }
 
 // checkFailure is the result of a cell whose source check did not pass.

@@ -141,14 +141,15 @@ func ParseInput(args []byte) (Input, error) {
 // The checks that need esbuild (TypeScript, shell-shaped JavaScript, a
 // trailing expression the tokens cannot place) run in a parser process
 // within ctx (worker.go); the rest, most JavaScript cells, never leave this
-// process. Errors are *Error, ctx's error at its deadline or cancellation,
-// or [ErrParserUnavailable].
-func Check(ctx context.Context, code, language string, languages []string) (string, *Map, error) {
+// process. owner names who the cell is for (the host passes its session):
+// one owner never holds every parser. Errors are *Error, ctx's error at its
+// deadline or cancellation, or [ErrParserUnavailable].
+func Check(ctx context.Context, owner, code, language string, languages []string) (string, *Map, error) {
 	js, m, err := checkHere(code, language, languages)
 	if err != errNeedParser {
 		return js, m, err
 	}
-	return parseOut(ctx, request{Code: code, Language: language, Languages: languages})
+	return parseOut(ctx, owner, request{Code: code, Language: language, Languages: languages})
 }
 
 // errNeedParser is checkHere's answer for a check that needs esbuild.

@@ -58,7 +58,7 @@ func BenchmarkCheckThroughParser(b *testing.B) {
 	for _, c := range benchCells {
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, _, err := Check(b.Context(), c.code, c.lang, nil); err != nil {
+				if _, _, err := Check(b.Context(), "b", c.code, c.lang, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

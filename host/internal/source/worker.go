@@ -40,7 +40,9 @@ const ParserMemoryBytes = 192 << 20
 
 // MaxParsers bounds the parser processes alive at once; a check that finds
 // them all busy waits for one within its deadline. Parsing is CPU-bound, so
-// more parsers than cores would only slow each other.
+// more parsers than cores would only slow each other. One owner (the host
+// passes the cell's session) holds at most MaxParsers-1 of them, so its slow
+// cells wait for each other and always leave a parser to everyone else.
 var MaxParsers = max(2, runtime.GOMAXPROCS(0))
 
 // Messages for checks the parser could not finish.
@@ -135,26 +137,46 @@ type parser struct {
 	in, out *os.File
 }
 
-// parsers is the process-wide pool: slots bounds the processes alive, idle
-// keeps the ones between cells warm (starting one costs milliseconds).
+// parsers is the process-wide pool: slots bounds the processes alive,
+// shares what each owner holds, idle keeps the ones between cells warm
+// (starting one costs milliseconds).
 var parsers = struct {
-	once  sync.Once
-	slots chan struct{}
-	mu    sync.Mutex
-	idle  []*parser
-}{}
+	once   sync.Once
+	slots  chan struct{}
+	mu     sync.Mutex
+	shares map[string]*share
+	idle   []*parser
+}{shares: map[string]*share{}}
 
-// parseOut runs the whole check of one cell in a parser process, within
-// ctx. Its errors are *Error (the cell's fault), ctx's error (the deadline
-// or the caller), or ErrParserUnavailable.
-func parseOut(ctx context.Context, req request) (string, *Map, error) {
+// share is one owner's part of the pool: held bounds its parsers, refs
+// counts its checks holding or waiting, so the entry goes with the last.
+type share struct {
+	held chan struct{}
+	refs int
+}
+
+// parseOut runs the whole check of one cell of owner in a parser process,
+// within ctx. Its errors are *Error (the cell's fault), ctx's error (the
+// deadline or the caller), or ErrParserUnavailable.
+func parseOut(ctx context.Context, owner string, req request) (string, *Map, error) {
 	parsers.once.Do(func() { parsers.slots = make(chan struct{}, MaxParsers) })
+	sh := joinShare(owner)
+	defer leaveShare(owner, sh)
+	select {
+	case sh.held <- struct{}{}:
+	case <-ctx.Done():
+		return "", nil, ctx.Err()
+	}
+	defer func() { <-sh.held }()
 	select {
 	case parsers.slots <- struct{}{}:
 	case <-ctx.Done():
 		return "", nil, ctx.Err()
 	}
 	defer func() { <-parsers.slots }()
+	if err := ctx.Err(); err != nil {
+		return "", nil, err // select chose a slot over an ended wait
+	}
 	for fresh := false; ; fresh = true {
 		p, reused, err := takeParser(fresh)
 		if err != nil {
@@ -172,6 +194,26 @@ func parseOut(ctx context.Context, req request) (string, *Map, error) {
 }
 
 var errParserDied = errors.New("the parser process died")
+
+func joinShare(owner string) *share {
+	parsers.mu.Lock()
+	defer parsers.mu.Unlock()
+	sh := parsers.shares[owner]
+	if sh == nil {
+		sh = &share{held: make(chan struct{}, max(1, MaxParsers-1))}
+		parsers.shares[owner] = sh
+	}
+	sh.refs++
+	return sh
+}
+
+func leaveShare(owner string, sh *share) {
+	parsers.mu.Lock()
+	defer parsers.mu.Unlock()
+	if sh.refs--; sh.refs == 0 {
+		delete(parsers.shares, owner)
+	}
+}
 
 // ask sends one request to p and waits for its answer within ctx.
 func ask(ctx context.Context, p *parser, req request) (string, *Map, error) {
