@@ -43,9 +43,9 @@ func shapeVerdict(r host.Result) string {
 	return "no clear result: " + describe(r)
 }
 
-// TestSourceShapesServe sends every source shape to one session of a real
-// `codemode serve --http` process while a second session sends `return 1`
-// back to back. Each shape gets a clear result, every probe answers, the
+// TestSourceShapesServe sends every source shape, two at a time, to one
+// session of a real `codemode serve --http` process while a second session
+// sends one-line JavaScript and TypeScript cells back to back. Each shape gets a clear result, every probe answers, the
 // process's peak RSS grows at most shapeGrowthKiB over its warmed-up
 // baseline, and no parser process it starts is seen above that either.
 // How long each shape took past its deadline and the worst probe are
@@ -79,27 +79,45 @@ func TestSourceShapesServe(t *testing.T) {
 
 	stop := make(chan struct{})
 	probe := make(chan probeRun, 1)
+	// The probes alternate JavaScript and TypeScript: the second needs a
+	// parser while the attacker's shapes keep their share of them busy.
 	go func() {
+		n := 0
 		probe <- probeUntil(ctx, stop, func(ctx context.Context) (host.Result, error) {
-			r, _, err := callResult(ctx, prober, "exec", map[string]any{"code": "return 1"})
+			n++
+			cell := map[string]any{"code": "const x = 1; return x"}
+			if n%2 == 0 {
+				cell = map[string]any{"code": "const x: number = 1; return x", "language": "typescript"}
+			}
+			r, _, err := callResult(ctx, prober, "exec", cell)
 			return r, err
 		})
 	}()
-	var report []string
-	for _, s := range sourceShapes() {
-		t0 := time.Now()
-		// A liveness bound, not a speed assertion.
-		sctx, cancel := context.WithTimeout(ctx, time.Minute)
-		r, _, err := callResult(sctx, attacker, "exec", map[string]any{"code": s.src, "language": s.lang})
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v\n%s", s.name, err, srv.log)
-		}
-		if v := shapeVerdict(r); v != "" {
-			t.Errorf("%s: %s", s.name, v)
-		}
-		report = append(report, s.name+": "+outcome(r)+" in "+time.Since(t0).Round(10*time.Millisecond).String())
+	// Two shapes at a time, from the one session.
+	shapes := sourceShapes()
+	report := make([]string, len(shapes))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, s := range shapes {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			t0 := time.Now()
+			// A liveness bound, not a speed assertion.
+			sctx, cancel := context.WithTimeout(ctx, time.Minute)
+			r, _, err := callResult(sctx, attacker, "exec", map[string]any{"code": s.src, "language": s.lang})
+			cancel()
+			if err != nil {
+				t.Errorf("%s: %v\n%s", s.name, err, srv.log)
+				return
+			}
+			if v := shapeVerdict(r); v != "" {
+				t.Errorf("%s: %s", s.name, v)
+			}
+			report[i] = s.name + ": " + outcome(r) + " in " + time.Since(t0).Round(10*time.Millisecond).String()
+		})
 	}
+	wg.Wait()
 	close(stop)
 	p := <-probe
 	childPeak := children.end()
@@ -108,7 +126,7 @@ func TestSourceShapesServe(t *testing.T) {
 	}
 	peak := peakKiB(pid)
 	t.Logf("%d shapes; host peak RSS %d MiB (warmed up %d MiB); largest parser seen %d MiB; %d probes, worst %v\n%s",
-		len(sourceShapes()), peak>>10, base>>10, childPeak>>10, p.n, p.worst.Round(time.Millisecond), strings.Join(report, "\n"))
+		len(shapes), peak>>10, base>>10, childPeak>>10, p.n, p.worst.Round(time.Millisecond), strings.Join(report, "\n"))
 	if peak > base+shapeGrowthKiB {
 		t.Errorf("host peak RSS %d MiB, over the warmed-up %d MiB by more than %d MiB", peak>>10, base>>10, shapeGrowthKiB>>10)
 	}
