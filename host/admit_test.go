@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 )
@@ -57,15 +58,15 @@ func TestRunningCellsBusy(t *testing.T) {
 	if parked.Status != StatusWaiting {
 		t.Fatalf("%+v", parked)
 	}
-	rt.slots <- struct{}{} // every slot in use
-	if r := exec(t, run, `return 1`); r.Status != StatusFailed || r.Code != abi.CodeRuntimeUnavailable || r.Error != rt.busyMessage() {
+	hold, _ := rt.slots.acquire(context.Background(), "", time.Now().Add(time.Hour)) // every slot in use
+	if r := exec(t, run, `return 1`); r.Status != StatusFailed || r.Code != abi.CodeRuntimeUnavailable || r.Error != run.busyMessage() {
 		t.Fatalf("exec: %+v", r)
 	}
 	g.open()
 	if r := run.Wait(context.Background(), waitArgs(parked.RunID)); r.Status != StatusWaiting {
 		t.Fatalf("wait without a slot: %+v", r)
 	}
-	<-rt.slots
+	hold()
 	if r := run.Wait(context.Background(), waitArgs(parked.RunID)); r.Status != StatusCompleted {
 		t.Fatalf("wait with a slot: %+v", r)
 	}
