@@ -306,12 +306,12 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 	// a parser process where it needs esbuild, which a burst of hostile
 	// cells must not multiply past the slots.
 	deadline := time.Now().Add(run.rt.bounds.Timeout)
-	release, ok := run.rt.admit(ctx, deadline)
+	release, ok := run.admit(ctx, deadline)
 	if !ok {
 		if ctx.Err() != nil {
 			return run.failed(abi.CodeAborted, "", msgAborted)
 		}
-		return run.failed(abi.CodeRuntimeUnavailable, "busy", run.rt.busyMessage())
+		return run.failed(abi.CodeRuntimeUnavailable, "busy", run.busyMessage())
 	}
 	js, srcMap, err := run.checkSource(ctx, in, deadline)
 	if err != nil {

@@ -110,6 +110,12 @@ type Options struct {
 	// until a slot frees or their deadline passes. Zero means
 	// max(8, 4*GOMAXPROCS).
 	MaxRunningCells int
+	// MaxSessionCells is how many of those slots one session may hold; its
+	// further cells wait for its own to end while other sessions' cells
+	// start. Zero means max(1, MaxRunningCells/4); at or above
+	// MaxRunningCells one session may hold them all, as a server whose one
+	// session is a principal (stateless HTTP) needs.
+	MaxSessionCells int
 	// Policy is tools.allow, tools.deny and tools.directOnly, applied to
 	// every tool: registered, from sources, and client tools.
 	Policy Policy
@@ -162,7 +168,7 @@ type Runtime struct {
 	hooks      Hooks
 	outputs    contracts
 	workers    *workers
-	slots      chan struct{} // see admit
+	slots      *slots        // see admit
 	legGrace   time.Duration // see legGrace; tests shorten it
 
 	policy  Policy
@@ -207,7 +213,10 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	if o.MaxRunningCells <= 0 {
 		o.MaxRunningCells = defaultRunningCells()
 	}
-	r.slots = make(chan struct{}, o.MaxRunningCells)
+	if o.MaxSessionCells <= 0 {
+		o.MaxSessionCells = defaultSessionCells(o.MaxRunningCells)
+	}
+	r.slots = newSlots(o.MaxRunningCells, o.MaxSessionCells)
 	if r.logger == nil {
 		r.logger = slog.New(slog.DiscardHandler)
 	}

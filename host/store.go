@@ -9,12 +9,36 @@ import (
 // maxParkedRuns bounds suspended runs per process, and maxSessionRuns a
 // session's share of them, so that one session cannot take every slot. A
 // client that opens several sessions gets a share in each: the share is per
-// session, not per client. A session's runs end with it
+// session, not per client, and so the last of the slots are headroom that
+// only light sessions may take (see parkRoom). A session's runs end with it
 // (Runtime.EndSession), or with their TTL.
 const (
 	maxParkedRuns  = 64
 	maxSessionRuns = maxParkedRuns / 4
 )
+
+// parkRoom is the rule of the parked-run caps, for a new run of a session
+// that holds session of the n runs parked: at most total, at most
+// sessionCap per session, and the last quarter of total (never more than a
+// session alone could not reach its cap without) only for sessions holding
+// fewer than lightRuns(sessionCap). Four sessions at their cap then leave
+// that headroom to the others, instead of filling the process.
+func parkRoom(n, total, session, sessionCap int) error {
+	headroom := max(0, min(total/4, total-sessionCap))
+	switch {
+	case n >= total:
+		return ErrTooManyRuns
+	case session >= sessionCap:
+		return ErrTooManySessionRuns
+	case n >= total-headroom && session >= lightRuns(sessionCap):
+		return ErrTooManyRuns
+	}
+	return nil
+}
+
+// lightRuns is how many parked runs a session may hold and still take the
+// headroom: a session that waits on one run while it starts another.
+func lightRuns(sessionCap int) int { return max(1, sessionCap/8) }
 
 // store is the process-local map of parked runs.
 type store struct {
@@ -33,11 +57,8 @@ func (s *store) park(st *state, ttl time.Duration) error {
 		return errors.New(msgTimeout)
 	}
 	if _, ok := s.runs[st.id]; !ok {
-		if len(s.runs) >= maxParkedRuns {
-			return errors.New(msgTooManyRuns)
-		}
-		if s.sessionRuns(st.run.opts.Scope) >= s.sessionCap {
-			return errors.New(msgTooManySessionRuns)
+		if err := parkRoom(len(s.runs), maxParkedRuns, s.sessionRuns(st.run.opts.Scope), s.sessionCap); err != nil {
+			return err
 		}
 	}
 	s.runs[st.id] = st

@@ -50,7 +50,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 		}
 		return st.release(ctx)
 	}
-	release, ok := run.rt.admit(ctx, st.deadline)
+	release, ok := run.admit(ctx, st.deadline)
 	if !ok { // it stays parked for the next wait
 		if ctx.Err() != nil {
 			return st.finish(run.failed(abi.CodeAborted, "", msgAborted))

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -176,55 +175,6 @@ func TestTTLPassingDuringAWaitStillExpires(t *testing.T) {
 		t.Fatalf("wait across the TTL: %+v", w)
 	}
 	expectExpired(t, g, run, r.RunID)
-}
-
-// TestTooManySuspendedRuns: a session gets a quarter of the process's
-// parked runs; the other sessions share the rest up to the process cap, and
-// ending a session frees its share.
-func TestTooManySuspendedRuns(t *testing.T) {
-	g := newGate()
-	defer g.open()
-	rt, err := New(context.Background(), &Options{Tools: []Tool{g.tool()},
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 300}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close(context.Background())
-	session := func(i int) *Run {
-		id := fmt.Sprintf("s%d", i)
-		return prepare(t, rt, RunOptions{Scope: Scope{SessionKey: id, SessionID: id, RunID: "r"}})
-	}
-	const slow = `return await tools.callValue("openclaw:demo:slow_echo", {})`
-	park := func(run *Run, n int) { // four at a time: a cell slowed past its deadline times out
-		var wg sync.WaitGroup
-		for range 4 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for range n / 4 {
-					if r := exec(t, run, slow); r.Status != StatusWaiting {
-						t.Errorf("%+v", r)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-	}
-	first := session(0)
-	park(first, maxSessionRuns)
-	if r := exec(t, first, slow); r.Status != StatusFailed || r.Error != msgTooManySessionRuns || r.Code != abi.CodeInvalidInput {
-		t.Fatalf("past the session's share: %+v", r)
-	}
-	for i := 1; i < maxParkedRuns/maxSessionRuns; i++ {
-		park(session(i), maxSessionRuns)
-	}
-	if r := exec(t, session(99), slow); r.Status != StatusFailed || r.Error != msgTooManyRuns || r.Code != abi.CodeInvalidInput {
-		t.Fatalf("past the process cap: %+v", r)
-	}
-	rt.EndSession("s0", "s0")
-	if r := exec(t, session(99), slow); r.Status != StatusWaiting {
-		t.Fatalf("after a session ended: %+v", r)
-	}
 }
 
 func TestAbortedExec(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"runtime/debug"
 	"time"
@@ -212,7 +213,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}
 	var runs host.RunStore
 	var sessions host.SessionStore // nil: in memory
-	var sessionRuns int
+	var sessionRuns, sessionCells int
 	store := so.runStore(e.file)
 	if store != nil && mode == serving {
 		s, err := openStore(ctx, store)
@@ -224,14 +225,15 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}
 	if so != nil && so.stateless {
 		// Every caller with the token is one principal, and so one session:
-		// its share of parked runs is the whole, the store's or the process's.
-		sessionRuns = host.MaxParkedRuns
+		// its share of parked runs is the whole, the store's or the process's,
+		// and so is its share of the running cells.
+		sessionRuns, sessionCells = host.MaxParkedRuns, math.MaxInt
 		if runs != nil {
 			sessionRuns = cmp.Or(store.MaxRuns, redisstore.DefaultMaxRuns)
 		}
 	}
 	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, ToolSearch: toolSearch,
-		Engine: eng, Logger: logger, Hooks: hooks, Policy: policy, Swarm: swarm, Agents: e.agents(useDemo), Runs: runs, Sessions: sessions, MaxSessionRuns: sessionRuns})
+		Engine: eng, Logger: logger, Hooks: hooks, Policy: policy, Swarm: swarm, Agents: e.agents(useDemo), Runs: runs, Sessions: sessions, MaxSessionRuns: sessionRuns, MaxSessionCells: sessionCells})
 	if err != nil {
 		return nil, err
 	}
