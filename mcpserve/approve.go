@@ -17,8 +17,8 @@ import (
 // the call's session, through elicitation/create: the tool's id and its
 // whole input, legible, with secret-looking values hidden (inputView),
 // accept or decline. An input that cannot be shown whole is declined
-// without asking, saying why. It blocks until they answer, so the call stays pending like a
-// slow one (exec returns waiting; wait continues). A client without
+// without asking, saying why. It blocks until they answer, so the call
+// stays pending like a slow one (exec returns waiting; wait continues). A client without
 // elicitation, or a call with no session, gets AllowWithoutElicitation.
 func (r *Relay) Approve(ctx context.Context, e host.ToolEvent) (bool, string, error) {
 	id := e.ToolID
@@ -41,8 +41,9 @@ func (r *Relay) Approve(ctx context.Context, e host.ToolEvent) (bool, string, er
 	if err != nil {
 		return false, err.Error(), nil // the person is not asked
 	}
+	quoted := quoteView(id)
 	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
-		Message: fmt.Sprintf("A cell wants to call %s with %s. Allow it?", strings.Trim(quoteView(id), `"`), view),
+		Message: fmt.Sprintf("A cell wants to call %s with %s. Allow it?", quoted[1:len(quoted)-1], view),
 		// No fields: the answer is the action, accept or decline.
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 	})
