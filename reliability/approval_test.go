@@ -78,7 +78,9 @@ func TestApprovalPromptAttacks(t *testing.T) {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- mcpserve.Serve(context.Background(), rt, &mcpserve.Options{In: sr, Out: sw, Relay: relay}) }()
+	go func() {
+		done <- mcpserve.Serve(context.Background(), rt, &mcpserve.Options{In: sr, Out: sw, Relay: relay})
+	}()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "person", Version: "1"}, &sdk.ClientOptions{
 		ElicitationHandler: func(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
 			mu.Lock()
