@@ -70,6 +70,11 @@
         try { name = str(e.name); } catch (_) {}
         try { message = str(e.message); } catch (_) {}
         try { stack = e.stack === undefined ? "" : str(e.stack); } catch (_) {}
+      } else if (typeof e === "unknown") {
+        // QuickJS's "no exception" marker, thrown by a builtin that ran out
+        // of heap without raising the error (see normalize below).
+        name = "InternalError";
+        message = "out of memory";
       } else if (typeof e === "string") {
         message = e;
       } else {
@@ -160,6 +165,24 @@
     Object.defineProperty(guarded, "length", { value: original.length });
     Object.defineProperty(arrayProto, name, { value: guarded, writable: true, configurable: true });
   }
+
+  // String.prototype.normalize, stopped by the heap limit, returns an
+  // exception without raising one: the guest catches QuickJS's "no
+  // exception" marker (typeof "unknown", printed "[uninitialized]") instead
+  // of the heap limit's error. Raise the real one, which no guest catches:
+  // an ArrayBuffer larger than any heap limit.
+  const stringProto = String.prototype, normalize = stringProto.normalize, Buffer = ArrayBuffer;
+  const guardedNormalize = {
+    normalize(...args) {
+      try {
+        return apply(normalize, this, args);
+      } catch (e) {
+        if (typeof e === "unknown") new Buffer(0x7fffffff);
+        throw e;
+      }
+    },
+  }.normalize;
+  Object.defineProperty(stringProto, "normalize", { value: guardedNormalize, writable: true, configurable: true });
 
   g.__cm_bridge = { request, emit, encode, fill };
   return { settle, encode, describe, reseed };

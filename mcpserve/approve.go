@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
-	"unicode/utf8"
+	"strings"
+	"unicode"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -14,10 +14,11 @@ import (
 )
 
 // Approve is a [host.Hooks] Approve that asks the person at the client of
-// the call's session, through elicitation/create: the tool's id and a
-// bounded view of its input with secret-looking values hidden, accept or
-// decline. It blocks until they answer, so the call stays pending like a
-// slow one (exec returns waiting; wait continues). A client without
+// the call's session, through elicitation/create: the tool's id and its
+// whole input, legible, with secret-looking values hidden (inputView),
+// accept or decline. An input that cannot be shown whole is declined
+// without asking, saying why. It blocks until they answer, so the call
+// stays pending like a slow one (exec returns waiting; wait continues). A client without
 // elicitation, or a call with no session, gets AllowWithoutElicitation.
 func (r *Relay) Approve(ctx context.Context, e host.ToolEvent) (bool, string, error) {
 	id := e.ToolID
@@ -36,8 +37,13 @@ func (r *Relay) Approve(ctx context.Context, e host.ToolEvent) (bool, string, er
 		}
 		return false, "it needs a person's approval, and " + err.Error(), nil
 	}
+	view, err := inputView(e.Input)
+	if err != nil {
+		return false, err.Error(), nil // the person is not asked
+	}
+	quoted := quoteView(id)
 	res, err := ss.Elicit(ctx, &sdk.ElicitParams{
-		Message: fmt.Sprintf("A cell wants to call %s with %s. Allow it?", id, inputView(e.Input)),
+		Message: fmt.Sprintf("A cell wants to call %s with %s. Allow it?", quoted[1:len(quoted)-1], view),
 		// No fields: the answer is the action, accept or decline.
 		RequestedSchema: json.RawMessage(`{"type":"object","properties":{}}`),
 	})
@@ -53,67 +59,76 @@ func (r *Relay) Approve(ctx context.Context, e host.ToolEvent) (bool, string, er
 	return false, "the person at the client cancelled the approval", nil
 }
 
-// secretKey matches the keys whose values an approval prompt hides.
-var secretKey = regexp.MustCompile(`(?i)pass|secret|token|key|auth|cookie|credential|session`)
-
-// Bounds of the input an approval prompt shows.
-const (
-	viewBytes  = 1024
-	viewString = 200
-	viewDepth  = 6
-)
-
-// inputView is the input as the person sees it: JSON, secrets hidden,
-// long strings and deep values cut, at most viewBytes.
-func inputView(input json.RawMessage) string {
-	var v any
-	if json.Unmarshal(input, &v) != nil {
-		return "an input that is not JSON"
-	}
-	b, _ := json.Marshal(hide(v, 0))
-	s := string(b)
-	if len(s) > viewBytes {
-		cut := viewBytes
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
+// secretKey reports whether an approval prompt hides the value of key k:
+// one of its words (split at _ - . spaces, digits and camelCase) is a
+// secret word (token, password...), or two of them name a key (api key,
+// private key, session id), or it is one word that ends in a secret word
+// (ACCESSTOKEN). Whole words only: author, keys, keyword and session_name
+// stay visible.
+func secretKey(k string) bool {
+	words := keyWords(k)
+	for i, w := range words {
+		if secretWords[w] || len(words) == 1 && hasSecretSuffix(w) {
+			return true
 		}
-		s = s[:cut] + "…"
+		if i > 0 && keyQualifiers[words[i-1]] && (w == "key" || w == "keys" || words[i-1] == "session" && w == "id") {
+			return true
+		}
 	}
-	return s
+	return false
 }
 
-func hide(v any, depth int) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if depth >= viewDepth {
-			return "…"
-		}
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if secretKey.MatchString(k) {
-				out[k] = "[hidden]"
-			} else {
-				out[k] = hide(e, depth+1)
-			}
-		}
-		return out
-	case []any:
-		if depth >= viewDepth {
-			return "…"
-		}
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = hide(e, depth+1)
-		}
-		return out
-	case string:
-		if len(x) > viewString {
-			cut := viewString
-			for cut > 0 && !utf8.RuneStart(x[cut]) {
-				cut--
-			}
-			return x[:cut] + "…"
+var secretWords = map[string]bool{
+	"password": true, "passwords": true, "passwd": true, "passphrase": true, "pass": true, "pwd": true,
+	"secret": true, "secrets": true, "token": true, "tokens": true, "cookie": true, "cookies": true,
+	"credential": true, "credentials": true, "auth": true, "authorization": true, "bearer": true,
+	"apikey": true, "apikeys": true, "privatekey": true, "jwt": true, "otp": true, "sessionid": true,
+}
+
+// keyQualifiers make the next word key (or id, after session) a secret.
+var keyQualifiers = map[string]bool{
+	"api": true, "private": true, "secret": true, "access": true, "signing": true,
+	"encryption": true, "client": true, "master": true, "session": true, "license": true,
+}
+
+func hasSecretSuffix(w string) bool {
+	for _, s := range []string{"token", "tokens", "password", "passwd", "secret", "secrets", "apikey"} {
+		if strings.HasSuffix(w, s) {
+			return true
 		}
 	}
-	return v
+	return false
+}
+
+// keyWords splits a key into lower-case words: at every character that is
+// not a letter or digit, between letters and digits, before an upper-case
+// letter that follows a lower-case one (apiKey), and before the last
+// capital of a run followed by a lower-case letter (APIKey: api, key).
+func keyWords(k string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(k)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if i > 0 {
+			p := rs[i-1]
+			upperAfterLower := unicode.IsUpper(r) && (unicode.IsLower(p) || unicode.IsDigit(p))
+			acronymEnd := unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if upperAfterLower || acronymEnd || unicode.IsDigit(r) != unicode.IsDigit(p) {
+				flush()
+			}
+		}
+		cur = append(cur, unicode.ToLower(r))
+	}
+	flush()
+	return words
 }

@@ -266,7 +266,7 @@ func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 
 func (s *service) httpHandler() http.Handler {
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.server },
-		&sdk.StreamableHTTPOptions{Logger: s.logger, SessionTimeout: s.opts.sessionIdle(), Stateless: s.opts.Stateless})
+		&sdk.StreamableHTTPOptions{Logger: sessionIDLogger(s.logger), SessionTimeout: s.opts.sessionIdle(), Stateless: s.opts.Stateless})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
 	if s.opts.Token == "" {

@@ -49,7 +49,7 @@ type service struct {
 func newService(rt *host.Runtime, o *Options) (*service, error) {
 	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]*session{}, principals: map[string]*session{}}
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ServerOptions{
-		Logger:                    o.Logger,
+		Logger:                    sessionIDLogger(o.Logger),
 		Capabilities:              capabilities(rt),
 		SupportedProtocolVersions: protocolVersions,
 	})

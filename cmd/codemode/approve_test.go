@@ -71,6 +71,24 @@ func TestServeApprovalThroughElicitation(t *testing.T) {
 	}
 	<-asked
 
+	// Padding once ended the prompt before the rest of the input: it is now
+	// a note of its length, and the rest shows. An input too long to show
+	// whole is declined without asking.
+	answers <- "decline"
+	execCell("exec", map[string]any{"code": strings.Replace(cell, `"%s"`, `"SHP-105" + " ".repeat(300) + "-AND-ALL-OTHERS"`, 1)})
+	if q := <-asked; !strings.Contains(q, `{"id":"SHP-105⟨300 spaces⟩-AND-ALL-OTHERS"}`) {
+		t.Errorf("the person was asked %q", q)
+	}
+	if r := execCell("exec", map[string]any{"code": strings.Replace(cell, `"%s"`, `"SHP-106" + "ab".repeat(5000)`, 1)}); !strings.Contains(r["value"].(string),
+		"refused: Tool \"openclaw:demo:shipping_mark_paid\" was blocked before execution: its input cannot be shown for approval: it is too long") {
+		t.Fatalf("too long: %v", r)
+	}
+	select {
+	case q := <-asked:
+		t.Fatalf("asked about an input too long to show: %.100q", q)
+	default:
+	}
+
 	// No answer yet: the cell parks past its 1 s deadline with the call
 	// pending; the answer comes while it waits.
 	r := execCell("exec", map[string]any{"code": strings.Replace(cell, "%s", "SHP-104", 1)})
