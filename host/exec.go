@@ -342,8 +342,8 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 func (run *Run) checkSource(ctx context.Context, in source.Input, deadline time.Time) (string, *source.Map, error) {
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	sc := run.opts.Scope
-	return source.Check(ctx, sc.SessionKey+"\x00"+sc.SessionID, in.Code, in.Language, run.rt.bounds.Languages)
+	// The parsers are shared like the cell slots: by session.
+	return source.Check(ctx, sessionKey(run.opts.Scope), in.Code, in.Language, run.rt.bounds.Languages)
 }
 
 // checkFailure is the result of a cell whose source check did not pass.

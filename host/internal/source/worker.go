@@ -41,8 +41,9 @@ const ParserMemoryBytes = 192 << 20
 // MaxParsers bounds the parser processes alive at once; a check that finds
 // them all busy waits for one within its deadline. Parsing is CPU-bound, so
 // more parsers than cores would only slow each other. One owner (the host
-// passes the cell's session) holds at most MaxParsers-1 of them, so its slow
-// cells wait for each other and always leave a parser to everyone else.
+// passes the cell's session; "" is none, which counts only against the
+// total) holds at most MaxParsers-1 of them, so its slow cells wait for each
+// other and always leave a parser to everyone else.
 var MaxParsers = max(2, runtime.GOMAXPROCS(0))
 
 // Messages for checks the parser could not finish.
@@ -160,14 +161,16 @@ type share struct {
 // deadline or the caller), or ErrParserUnavailable.
 func parseOut(ctx context.Context, owner string, req request) (string, *Map, error) {
 	parsers.once.Do(func() { parsers.slots = make(chan struct{}, MaxParsers) })
-	sh := joinShare(owner)
-	defer leaveShare(owner, sh)
-	select {
-	case sh.held <- struct{}{}:
-	case <-ctx.Done():
-		return "", nil, ctx.Err()
+	if owner != "" {
+		sh := joinShare(owner)
+		defer leaveShare(owner, sh)
+		select {
+		case sh.held <- struct{}{}:
+		case <-ctx.Done():
+			return "", nil, ctx.Err()
+		}
+		defer func() { <-sh.held }()
 	}
-	defer func() { <-sh.held }()
 	select {
 	case parsers.slots <- struct{}{}:
 	case <-ctx.Done():
