@@ -233,26 +233,18 @@ func TestParkedHeadroom(t *testing.T) {
 	g := newGate()
 	defer g.open()
 	rt := newRuntimeWith(t, &Options{Tools: []Tool{g.tool()}, MaxSessionCells: 4,
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 300}`)})
+		Config: json.RawMessage(roomy)})
 	session := func(i int) *Run {
 		id := fmt.Sprintf("s%d", i)
 		return prepare(t, rt, RunOptions{Scope: Scope{SessionKey: id, SessionID: id, RunID: "r"}})
 	}
-	const slow = `return await tools.callValue("openclaw:demo:slow_echo", {})`
-	park := func(run *Run, n int) { // four at a time: a cell slowed past its deadline parks
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, 4)
+	const slow = parkNow
+	park := func(run *Run, n int) {
 		for range n {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
-				if r := exec(t, run, slow); r.Status != StatusWaiting {
-					t.Errorf("%+v", r)
-				}
-			}()
+			if r := exec(t, run, slow); r.Status != StatusWaiting {
+				t.Fatalf("%+v", r)
+			}
 		}
-		wg.Wait()
 	}
 	refused := func(run *Run, msg, why string) {
 		t.Helper()

@@ -47,17 +47,22 @@ func allSettled(hs []*hostTimer) (settled, total int) {
 // interval re-arming every millisecond and the sleep it awaits) must stop
 // every one of them when it ends without a wait, by its TTL, by the end of
 // its session or by Abort: no Go timer or goroutine may stay behind.
+//
+// The yield parks it as soon as the timers are set, not at a deadline that a
+// slow start could reach before they are.
 const parkWithTimers = `
 	for (let i = 0; i < 254; i++) setTimeout(() => text("late " + i), 5000 + i);
 	setInterval(() => {}, 1);
-	await new Promise((r) => setTimeout(r, 3600000));
+	const sleep = new Promise((r) => setTimeout(r, 3600000));
+	await yield_control("park");
+	await sleep;
 	return "never"`
 
 func TestAttackParkedTimersEndWithTheRun(t *testing.T) {
 	for _, end := range []string{"ttl", "session", "abort"} {
 		t.Run(end, func(t *testing.T) {
 			leaks := goleak.IgnoreCurrent()
-			rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300, "snapshotTtlSeconds": 1}`, shipments())
+			rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d, "snapshotTtlSeconds": 1}`, roomyTimeoutMs), shipments())
 			run := prepare(t, rt, RunOptions{Scope: session1})
 			r := exec(t, run, parkWithTimers)
 			if r.Status != StatusWaiting {
@@ -68,14 +73,13 @@ func TestAttackParkedTimersEndWithTheRun(t *testing.T) {
 				t.Fatalf("%d host timers pending, want %d", len(hs), maxPendingTimers)
 			}
 			switch end {
-			case "ttl":
-				time.Sleep(1500 * time.Millisecond)
+			case "ttl": // the TTL passes while the loop below watches
 			case "session":
 				rt.EndSession(session1.SessionKey, session1.SessionID)
 			case "abort":
 				run.Abort()
 			}
-			deadline := time.Now().Add(2 * time.Second)
+			deadline := time.Now().Add(30 * time.Second) // liveness, not speed
 			for {
 				if s, n := allSettled(hs); s == n {
 					break
@@ -211,7 +215,7 @@ func TestAttackStoreOtherScopes(t *testing.T) {
 // starts: directly, unawaited before a return, from a timer's callback or
 // after a yield.
 func TestAttackRestartSafeStoreByOtherPaths(t *testing.T) {
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 2000}`, shipments())
+	rt := newRuntime(t, roomy, shipments())
 	for i, src := range []string{
 		`store("k", 1); return 1`,
 		`setTimeout(() => store("k", 2), 0); await new Promise((r) => setTimeout(r, 20)); return 2`,

@@ -44,8 +44,10 @@ func TestReturnEndsIntervalsAndTimers(t *testing.T) {
 }
 
 func TestLongTimerParksAndFiresAfterWait(t *testing.T) {
-	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, shipments()), RunOptions{})
-	r := exec(t, run, `text("before"); await new Promise((r) => setTimeout(r, 700)); text("after"); return "woke"`)
+	// The timer outlasts the leg whatever the cell's start took, and the leg
+	// leaves room for the cell to set it.
+	run := prepare(t, newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), shipments()), RunOptions{})
+	r := exec(t, run, `text("before"); await new Promise((r) => setTimeout(r, 3000)); text("after"); return "woke"`)
 	if r.Status != StatusWaiting || len(r.PendingToolCalls) != 1 || r.PendingToolCalls[0].Method != "timer" {
 		t.Fatalf("%+v", r)
 	}
@@ -266,18 +268,22 @@ func TestWaitRefusesABlankRunID(t *testing.T) {
 }
 
 // TestLateResultParksInsteadOfResuming: a call that settles with less than
-// the resume budget left (150 ms of a 300 ms leg) is not delivered into a cell
+// the resume budget left (250 ms of a 2 s leg) is not delivered into a cell
 // that could then run out of time after the call's side effects happened.
+// The call answers 100 ms before the leg's deadline, however long the cell
+// took to make it; one that a loaded machine delivers later still parks.
 func TestLateResultParksInsteadOfResuming(t *testing.T) {
-	late := Tool{Name: "late", Description: "answers after 200 ms",
+	var deadline time.Time
+	late := Tool{Name: "late", Description: "answers just before the leg's deadline",
 		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
 			select {
-			case <-time.After(200 * time.Millisecond):
+			case <-time.After(time.Until(deadline.Add(-100 * time.Millisecond))):
 			case <-ctx.Done():
 			}
 			return ToolResult{Details: "done"}, nil
 		}}
-	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, late), RunOptions{})
+	run := prepare(t, newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), late), RunOptions{})
+	deadline = time.Now().Add(parkTimeoutMs * time.Millisecond) // the exec's deadline is no earlier
 	r := exec(t, run, `const v = await tools.late({}); text("resumed"); return v`)
 	if r.Status != StatusWaiting || len(r.Output) != 0 {
 		t.Fatalf("a result 100 ms before the deadline resumed the cell: %+v", r)
@@ -314,7 +320,7 @@ func TestReturnEndsTimersBesideCallsInFlight(t *testing.T) {
 // never fills and no sender is left blocked (goleak checks). The bound may
 // refuse the churn; either way the cell ends.
 func TestTimerChurnStaysBounded(t *testing.T) {
-	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 2000}`, shipments()), RunOptions{})
+	run := prepare(t, newRuntime(t, roomy, shipments()), RunOptions{}) // the cell ends itself after 600 ms
 	r := exec(t, run, `
 		const t0 = Date.now();
 		let n = 0;

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ func TestHostileCells(t *testing.T) {
 	counter := Tool{Name: "count", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
 		return ToolResult{Details: 1}, nil
 	}}
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300, "memoryLimitBytes": 4194304, "maxOutputBytes": 4096}`, counter)
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d, "memoryLimitBytes": 4194304, "maxOutputBytes": 4096}`, roomyTimeoutMs), counter)
 	run := prepare(t, rt, RunOptions{})
 	cases := []struct {
 		name, src string
@@ -38,7 +39,13 @@ func TestHostileCells(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			// Only a cell whose outcome is the deadline runs under a short
+			// one: the others must reach their own failure however slowly.
+			if tc.code == abi.CodeTimeout {
+				setLegTimeout(rt, 300*time.Millisecond)
+			}
 			r := exec(t, run, tc.src)
+			setLegTimeout(rt, roomyTimeoutMs*time.Millisecond)
 			if r.Status != StatusFailed || r.Code != tc.code || !strings.HasPrefix(r.Error, tc.msg) {
 				t.Fatalf("got %s %s %q", r.Status, r.Code, r.Error)
 			}
@@ -56,6 +63,7 @@ func TestTimeoutDoesNotBlockTheHost(t *testing.T) {
 	if r.Code != abi.CodeTimeout {
 		t.Fatalf("%+v", r)
 	}
+	setLegTimeout(rt, roomyTimeoutMs*time.Millisecond) // the healthy cell must not race a short deadline
 	if ok := exec(t, run, "return 'healthy'"); string(ok.Value) != `"healthy"` {
 		t.Fatalf("host unhealthy afterwards: %+v", ok)
 	}

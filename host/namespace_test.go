@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -188,7 +189,7 @@ func TestNamespaceForgedIDsAndPathsAreRejected(t *testing.T) {
 func TestSuspendedNamespaceCallsResumeThroughWait(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := namespaceRuntime(t, `{"enabled": true, "timeoutMs": 150}`, trackerTools(g), issuesNamespace(nil))
+	rt := namespaceRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), trackerTools(g), issuesNamespace(nil))
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `return await Issues.update("#2", {state: "done"})`)
 	if r.Status != StatusWaiting {

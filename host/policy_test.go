@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -86,7 +87,7 @@ func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
 	send := Tool{Name: "send", RequireApproval: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
 		return ToolResult{Details: "sent"}, nil
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`{"enabled":true,"timeoutMs":150}`), Tools: []Tool{send}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs)), Tools: []Tool{send}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `const a = await tools.send({}); let b; try { await tools.send({}) } catch (e) { b = e.message } return [a, b]`)

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +57,7 @@ func parkSlowCall(t *testing.T, failSettles, failReads int) (store *stalling, g 
 	store = &stalling{RunStore: NewMemoryRunStore(0), failSettles: failSettles, failReads: failReads, settles: make(chan abi.Ticket, 64)}
 	g = newGate()
 	t.Cleanup(g.open)
-	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, store, g.tool())
+	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), store, g.tool())
 	r := exec(t, prepare(t, a, RunOptions{}), `const v = await tools.callValue("slow_echo", {v: 41}); return v.v + 1`)
 	if r.Status != StatusWaiting {
 		t.Fatalf("exec: %+v", r)

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,7 @@ func waitFor(run *Run, id string) Result {
 
 func TestSharedRunMovesBetweenReplicas(t *testing.T) {
 	g := newGate()
-	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, NewMemoryRunStore(0), shipments(), g.tool())
+	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), NewMemoryRunStore(0), shipments(), g.tool())
 	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
 
 	// A yield parks on a and completes on b.
@@ -52,7 +53,11 @@ func TestSharedRunMovesBetweenReplicas(t *testing.T) {
 		t.Fatalf("wait before the call settles: %+v", r)
 	}
 	g.open()
-	if r = waitFor(onB, id); r.Status != StatusCompleted || string(r.Value) != "42" {
+	r = waitFor(onB, id)
+	for i := 0; r.Status == StatusWaiting && i < 5; i++ { // the outcome reached the store after this wait polled it
+		r = waitFor(onB, id)
+	}
+	if r.Status != StatusCompleted || string(r.Value) != "42" {
 		t.Fatalf("wait after: %+v", r)
 	}
 	if r = waitFor(onA, id); r.Status != StatusFailed || r.Error != msgUnavailable {
@@ -72,7 +77,7 @@ func TestSharedRunResumesOnce(t *testing.T) {
 		}
 		return ToolResult{Details: 1}, nil
 	}}
-	a, b := replicas(t, `{"enabled":true,"timeoutMs":2000}`, NewMemoryRunStore(0), count)
+	a, b := replicas(t, roomy, NewMemoryRunStore(0), count)
 	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
 	for i := range 20 {
 		r := exec(t, onA, `const me = Math.random(); await yield_control("x"); return await tools.callValue("count_once", {me})`)
@@ -116,7 +121,7 @@ func TestSharedRunLostCall(t *testing.T) {
 
 func TestSharedRunRefusals(t *testing.T) {
 	store := NewMemoryRunStore(0)
-	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, store, shipments())
+	a, b := replicas(t, roomy, store, shipments())
 	r := exec(t, prepare(t, a, RunOptions{}), `await yield_control("x"); return 1`)
 	if r.Status != StatusWaiting {
 		t.Fatalf("exec: %+v", r)
@@ -156,7 +161,7 @@ func TestSharedRunReplaysRestartSafeCalls(t *testing.T) {
 			return ToolResult{}, ctx.Err()
 		}
 	}}
-	a, b := replicas(t, `{"enabled":true,"timeoutMs":400}`, NewMemoryRunStore(0), lookup)
+	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), NewMemoryRunStore(0), lookup)
 	onA := prepare(t, a, RunOptions{})
 	args, _ := json.Marshal(map[string]any{"code": `return (await tools.callValue("lookup", {})) * 6`, "restartSafe": true})
 	r := onA.Exec(context.Background(), "c1", args)

@@ -175,7 +175,7 @@ func TestSwarmBounds(t *testing.T) {
 // parks at the deadline and wait delivers the child's answer.
 func TestSwarmParksAndWaitContinues(t *testing.T) {
 	release := make(chan struct{})
-	rt := swarmRuntime(t, `{"enabled": true, "timeoutMs": 300}`, `true`, AgentFunc(func(ctx context.Context, req AgentRequest) (string, error) {
+	rt := swarmRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), `true`, AgentFunc(func(ctx context.Context, req AgentRequest) (string, error) {
 		select {
 		case <-release:
 			return "slow answer", nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -209,7 +210,7 @@ func TestToolSearchControlErrors(t *testing.T) {
 func TestToolSearchCode(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt, src := searchRuntime(t, `{"enabled":true,"timeoutMs":300}`, Options{}, g.tool())
+	rt, src := searchRuntime(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), Options{}, g.tool())
 	run := prepare(t, rt, RunOptions{})
 	ctx := context.Background()
 

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -16,12 +17,37 @@ func waitArgs(id string) json.RawMessage {
 	return b
 }
 
+// parkNow parks at once with its gated call in flight: the yield beside the
+// call suspends the cell without waiting for the deadline, for tests about
+// what happens to a parked run rather than about the deadline that parks it.
+const parkNow = `const p = tools.callValue("openclaw:demo:slow_echo", {}); await yield_control("park"); return await p`
+
+// roomy is the config of a runtime whose legs never reach their deadline.
+var roomy = fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, roomyTimeoutMs)
+
+// awaitResuming returns once a wait holds the run with this id.
+func awaitResuming(t *testing.T, rt *Runtime, id string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) { // liveness, not speed
+		rt.store.mu.Lock()
+		st := rt.store.runs[id]
+		held := st != nil && st.resuming
+		rt.store.mu.Unlock()
+		if held {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no wait took run %s", id)
+		}
+	}
+}
+
 // TestWaitResumesSuspendedSnapshot is the end-to-end plan's suspension step: a
 // slow tool settles after exec returned waiting; wait restores the snapshot
 // and returns the final value with the output produced after the restore.
 func TestWaitResumesSuspendedSnapshot(t *testing.T) {
 	g := newGate()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, shipments(), g.tool())
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), shipments(), g.tool())
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `
 		text("before");
@@ -51,7 +77,7 @@ func TestWaitResumesSuspendedSnapshot(t *testing.T) {
 func TestWaitThatTimesOutKeepsTheRunID(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 200}`, g.tool())
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), g.tool())
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {v: 1})`)
 	w := run.Wait(context.Background(), waitArgs(r.RunID))
@@ -80,9 +106,9 @@ func TestYieldControl(t *testing.T) {
 func TestWaitScopeChecks(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 150}`, g.tool())
+	rt := newRuntime(t, roomy, g.tool())
 	owner := prepare(t, rt, RunOptions{})
-	r := exec(t, owner, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	r := exec(t, owner, parkNow)
 	cases := map[string]struct {
 		scope Scope
 		want  string
@@ -112,12 +138,12 @@ func TestWaitScopeChecks(t *testing.T) {
 func TestConcurrentWaitIsRefused(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 400}`, g.tool())
+	rt := newRuntime(t, roomy, g.tool())
 	run := prepare(t, rt, RunOptions{})
-	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	r := exec(t, run, parkNow)
 	first := make(chan Result)
 	go func() { first <- run.Wait(context.Background(), waitArgs(r.RunID)) }()
-	time.Sleep(50 * time.Millisecond)
+	awaitResuming(t, rt, r.RunID) // the first wait holds the run until the gate opens
 	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgAlreadyResuming {
 		t.Fatalf("%+v", w)
 	}
@@ -130,9 +156,9 @@ func TestConcurrentWaitIsRefused(t *testing.T) {
 func TestSnapshotExpiresAndCancelsCalls(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100, "snapshotTtlSeconds": 1}`, g.tool())
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d, "snapshotTtlSeconds": 1}`, roomyTimeoutMs), g.tool())
 	run := prepare(t, rt, RunOptions{})
-	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	r := exec(t, run, parkNow)
 	if r.Status != StatusWaiting {
 		t.Fatalf("%+v", r)
 	}
@@ -180,7 +206,7 @@ func TestTTLPassingDuringAWaitStillExpires(t *testing.T) {
 func TestAbortedExec(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 5000}`, g.tool())
+	rt := newRuntime(t, roomy, g.tool())
 	run := prepare(t, rt, RunOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-g.calls; cancel() }()
@@ -188,9 +214,10 @@ func TestAbortedExec(t *testing.T) {
 	if r.Status != StatusFailed || r.Code != abi.CodeAborted {
 		t.Fatalf("%+v", r)
 	}
+	// The caller cancels once the cell is spinning (its call has started).
 	ctx, cancel = context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
-	if r := run.Exec(ctx, "c", code(`while (true) {}`)); r.Code != abi.CodeAborted || r.Error != msgAborted {
+	go func() { <-g.calls; cancel() }()
+	if r := run.Exec(ctx, "c", code(`tools.callValue("openclaw:demo:slow_echo", {}); while (true) {}`)); r.Code != abi.CodeAborted || r.Error != msgAborted {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -198,9 +225,9 @@ func TestAbortedExec(t *testing.T) {
 func TestSnapshotLimit(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100, "maxSnapshotBytes": 1024}`, g.tool())
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d, "maxSnapshotBytes": 1024}`, roomyTimeoutMs), g.tool())
 	run := prepare(t, rt, RunOptions{})
-	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	r := exec(t, run, parkNow)
 	if r.Code != abi.CodeSnapshotLimitExceeded || r.Error != msgSnapshotLimit {
 		t.Fatalf("%+v", r)
 	}
@@ -225,16 +252,16 @@ func TestTrajectoryRecordsNestedCallsUnderParent(t *testing.T) {
 func TestAbortDropsParkedRunsAndCancelsCalls(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 100}`, g.tool())
+	rt := newRuntime(t, roomy, g.tool())
 	run := prepare(t, rt, RunOptions{})
-	r := exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	r := exec(t, run, parkNow)
 	<-g.calls
 	run.Abort()
 	<-g.cancelled
 	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
 		t.Fatalf("%+v", w)
 	}
-	r = exec(t, run, `return await tools.callValue("openclaw:demo:slow_echo", {})`)
+	r = exec(t, run, parkNow)
 	<-g.calls
 	rt.EndSession(scope.SessionKey, scope.SessionID)
 	<-g.cancelled
@@ -248,7 +275,7 @@ func TestAbortDropsParkedRunsAndCancelsCalls(t *testing.T) {
 func TestReturnWithCallsInFlight(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntime(t, `{"enabled": true, "timeoutMs": 300}`, shipments(), g.tool())
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), shipments(), g.tool())
 	run := prepare(t, rt, RunOptions{})
 
 	r := exec(t, run, `tools.callValue("openclaw:core:shipping_list", {}); return 1`)
@@ -275,7 +302,7 @@ func TestReturnWithCallsInFlight(t *testing.T) {
 // wait's trajectory, whose listener is still there, not the exec's.
 func TestWaitRecordsInItsOwnTrajectory(t *testing.T) {
 	g := newGate()
-	rt := newRuntime(t, `{"enabled":true,"timeoutMs":300}`, g.tool())
+	rt := newRuntime(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), g.tool())
 	var mu sync.Mutex
 	seen := map[string][]string{}
 	traced := func(who string) RunOptions {

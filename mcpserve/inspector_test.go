@@ -18,7 +18,7 @@ const stdioServerEnv = "CODEMODE_MCPSERVE_STDIO"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(stdioServerEnv) == "1" {
-		f, err := buildFixture(`{"enabled":true,"timeoutMs":300}`)
+		f, err := buildFixture(parkConfig)
 		if err == nil {
 			err = Serve(context.Background(), f.rt, &Options{})
 		}
@@ -68,7 +68,7 @@ func TestInspectorCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, `{"enabled":true,"timeoutMs":300}`)
+	f := newFixture(t, parkConfig)
 	for name, target := range map[string][]string{
 		"stdio": {"-e", stdioServerEnv + "=1", exe},
 		"http":  {f.http(t)},
@@ -90,7 +90,7 @@ func TestInspectorCLI(t *testing.T) {
 				t.Errorf("exec: %v", res)
 			}
 			res = inspector(t, target, "--method", "tools/call", "--tool-name", "exec",
-				"--tool-arg", `code=return await tools.callValue("openclaw:core:sleep", {ms: 2000});`)
+				"--tool-arg", `code=return await tools.callValue("openclaw:core:sleep", {ms: 5000});`)
 			sc, _ = res["structuredContent"].(map[string]any)
 			if sc["status"] != "waiting" {
 				t.Fatalf("slow exec: %v", res)

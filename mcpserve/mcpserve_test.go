@@ -221,10 +221,11 @@ func TestExecAndDirectResults(t *testing.T) {
 }
 
 func TestWaitIsScopedToTheSession(t *testing.T) {
-	f := newFixture(t, `{"enabled":true,"timeoutMs":300}`)
+	f := newFixture(t, parkConfig)
 	a, b := f.stdio(t, nil), f.stdio(t, nil)
 	ctx := context.Background()
-	_, r := call(t, ctx, a, "exec", map[string]string{"code": `return await tools.callValue("openclaw:core:sleep", {ms: 600});`})
+	// The sleep outlasts the exec's deadline however late the cell made it.
+	_, r := call(t, ctx, a, "exec", map[string]string{"code": `return await tools.callValue("openclaw:core:sleep", {ms: 3000});`})
 	if r["status"] != "waiting" {
 		t.Fatalf("exec: %v", r)
 	}
@@ -239,7 +240,7 @@ func TestWaitIsScopedToTheSession(t *testing.T) {
 			break
 		}
 	}
-	if r["status"] != "completed" || fmt.Sprint(r["value"]) != "map[slept:600]" {
+	if r["status"] != "completed" || fmt.Sprint(r["value"]) != "map[slept:3000]" {
 		t.Fatalf("wait from the owner: %v", r)
 	}
 }
@@ -260,8 +261,8 @@ func TestProgressNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two nested calls and at least one heartbeat; notifications are
-	// asynchronous, so wait a little for the last one.
-	deadline := time.Now().Add(2 * time.Second)
+	// asynchronous, so wait for the last one.
+	deadline := time.Now().Add(liveness)
 	for got.Load() < 3 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -288,7 +289,7 @@ func TestClientCancellationAbortsTheCell(t *testing.T) {
 	cancel()
 	select {
 	case <-f.cancelled:
-	case <-time.After(5 * time.Second):
+	case <-time.After(liveness):
 		t.Fatal("the nested call was not cancelled")
 	}
 	if err := <-errc; err == nil {

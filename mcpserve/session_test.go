@@ -12,6 +12,11 @@ import (
 // measures.
 const liveness = 30 * time.Second
 
+// parkConfig gives an exec that must park on a slow nested call room for the
+// cell to start and make the call before its deadline, on a loaded machine
+// too.
+const parkConfig = `{"enabled":true,"timeoutMs":2000}`
+
 // parkRun opens an HTTP session on url and leaves a run waiting on a long
 // nested call; it returns the session and the runId. With a tiny idle time
 // the session can expire between connecting and the call on a busy machine,
@@ -59,7 +64,7 @@ func released(t *testing.T, f *fixture, what string) {
 }
 
 func TestIdleSessionReleasesItsParkedRuns(t *testing.T) {
-	f := newFixture(t, `{"enabled":true,"timeoutMs":300}`)
+	f := newFixture(t, parkConfig) // a request in flight pauses the idle timer
 	url := f.httpWith(t, &Options{SessionIdle: 200 * time.Millisecond})
 	cs, runID := parkRun(t, url)
 	defer cs.Close()
@@ -88,7 +93,7 @@ func TestIdleSessionReleasesItsParkedRuns(t *testing.T) {
 }
 
 func TestClosedSessionReleasesItsParkedRuns(t *testing.T) {
-	f := newFixture(t, `{"enabled":true,"timeoutMs":300}`)
+	f := newFixture(t, parkConfig)
 	url := f.httpWith(t, &Options{SessionIdle: -1})
 	cs, _ := parkRun(t, url)
 	started(t, f)

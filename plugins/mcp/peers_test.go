@@ -50,7 +50,7 @@ func TestPeersStdio(t *testing.T) {
 		"memory":     memory,
 		"files":      peerServer(node, modules, "server-filesystem", dir),
 	}})
-	run := runtime(t, c, `{"enabled":true,"timeoutMs":1500}`)
+	run := runtime(t, c, `{"enabled":true,"timeoutMs":30000}`) // every cell must complete
 	// A cell joining two servers: names from a file, stored and read back
 	// from the knowledge graph.
 	out := value(t, run, fmt.Sprintf(`
@@ -98,10 +98,18 @@ func TestPeersStdio(t *testing.T) {
 func TestPeersKillMidCallRecovers(t *testing.T) {
 	node, modules := peers(t)
 	c := start(t, &Options{Servers: map[string]ServerConfig{"everything": peerServer(node, modules, "server-everything", "stdio")}})
-	run := runtime(t, c, `{"enabled":true,"timeoutMs":5000}`)
+	run := runtime(t, c, `{"enabled":true,"timeoutMs":30000}`) // the kill, not the deadline, ends the call
 	s := c.servers["everything"]
 	go func() {
-		time.Sleep(500 * time.Millisecond)
+		// Kill once the call is in flight, however long the cell took to make it.
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			s.calls.mu.Lock()
+			n := len(s.calls.tokens)
+			s.calls.mu.Unlock()
+			if n > 0 {
+				break
+			}
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.cmd != nil && s.cmd.Process != nil {

@@ -85,7 +85,9 @@ func TestApprovalAfterExecReturnedWaiting(t *testing.T) {
 			return false, "", ctx.Err()
 		}
 	}}
-	tr, run := setup(t, `{"enabled": true, "timeoutMs": 150}`, hooks)
+	// The exec parks at its deadline with the approval pending: 2 s of room
+	// for the cell to ask for it, on a loaded machine too.
+	tr, run := setup(t, `{"enabled": true, "timeoutMs": 2000}`, hooks)
 	r := execCode(run, `text("asking"); const i = await Issues.update("T-2", { title: "Typo in README" }); text("approved"); return i.title`, false)
 	if r.Status != host.StatusWaiting || tr.issues[1].Title != "Typo in docs" {
 		t.Fatalf("%+v", r)
