@@ -20,6 +20,9 @@ func typeScriptHint(toks []token) bool {
 	}
 	for i, t := range toks {
 		d := int(t.depth)
+		if isPunct(t, ")") && d < len(fnParams) && fnParams[d] && punctAt(toks, i+1, ":") {
+			return true // function f(): T
+		}
 		if d < len(opens) {
 			opens, fnParams = opens[:d], fnParams[:d]
 		}
@@ -36,10 +39,6 @@ func typeScriptHint(toks []token) bool {
 				}
 				opens = append(opens[:d], t.text)
 				fnParams = append(fnParams[:d], t.text == "(" && functionHead(toks, i))
-			case ")":
-				if d < len(fnParams) && fnParams[d] && punctAt(toks, i+1, ":") {
-					return true // function f(): T
-				}
 			case "!":
 				if i > 0 && t.start == toks[i-1].end && !t.nl && closesOperand(toks, i-1) &&
 					!(punctAt(toks, i+1, "=") && toks[i+1].start == t.end) {
