@@ -219,16 +219,22 @@ func check(code, language string, languages []string, run esbuild) (string, *Map
 			if readsAsTypeScript(code, run) {
 				return "", nil, reject(ReasonUnsupportedLanguage, MsgTypeScriptDisabled)
 			}
-		} else if ts, err = typeScriptAfterAll(code, run); err != nil {
-			return "", nil, err
+		} else {
+			// A cell that parses as neither gets TypeScript's diagnostics,
+			// after the shell and module checks, which come first.
+			ts, err = typeScriptAfterAll(code, run)
 		}
 	}
+	guessErr := err
 	if ShellShaped(code, ts, run) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
 	denied, lx := moduleAccessOf(code, tokens)
 	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
+	}
+	if guessErr != nil {
+		return "", nil, guessErr
 	}
 	if !ts {
 		js, m := returnTail(code, lx, ins, user, run)
