@@ -291,6 +291,9 @@ func uncalledMain(toks []token) string {
 		if s > 0 && toks[s-1].kind == tokIdent && toks[s-1].text == "async" {
 			s--
 		}
+		if s > 0 && toks[s-1].kind == tokIdent && toks[s-1].text == "export" {
+			s-- // export function main, exported but never called
+		}
 		if s == 0 || isPunct(toks[s-1], ";") || isPunct(toks[s-1], "}") {
 			if !mentioned(toks, "main") {
 				return "main"

@@ -35,6 +35,7 @@ func TestReshape(t *testing.T) {
 		{"import type", "import type { A } from \"a\";\nconst x = 1\nx", "                           \nconst x = 1\nreturn (x)"},
 		{"import of types only", "import { type A, type B } from \"a\"\nreturn 1", "                                  \nreturn 1"},
 		{"uncalled main", "async function main() {\n  return 2\n}", "async function main() {\n  return 2\n}" + callOf("main")},
+		{"exported main", "export async function main() { return 2 }", "       async function main() { return 2 }" + callOf("main")},
 		{"main after a statement", "const a = 1;\nfunction main() { return a }", "const a = 1;\nfunction main() { return a }" + callOf("main")},
 		{"main with its own return", "function main() { return 1 }\nreturn 3", "function main() { return 1 }\nreturn 3"},
 		{"main as a method name only", "const o = { main: 1 }\nfunction main() {}", "const o = { main: 1 }\nfunction main() {}" + callOf("main")},
