@@ -47,6 +47,7 @@ type state struct {
 
 	namespaces nsRuntime // this exec's namespace scopes
 	pos        positions // maps error positions back to the user's code
+	ranAs      string    // telemetry: "typescript" for TypeScript the request did not name
 
 	swarm swarmState // agents.run, phase and log, across legs (swarm.go)
 
@@ -321,6 +322,9 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 	st := run.newState(callID)
 	st.once = once
 	st.pos.ts = srcMap
+	if srcMap.TypeScript() && in.Language != source.TypeScript {
+		st.ranAs = source.TypeScript
+	}
 	st.abort, st.deadline = ctx, deadline
 	if st.restartSafe = in.RestartSafe; st.restartSafe {
 		st.replayID = replayID(run.opts, callID, in.Code)
@@ -516,6 +520,7 @@ func (st *state) finish(r Result) Result {
 func (st *state) withOutput(r Result) Result {
 	st.swarm.notes.flush() // a leg's phases and logs reach the listener before its result
 	r.ReplaySafe = st.restartSafe
+	r.Telemetry.RanAs = st.ranAs
 	r.Output = st.output
 	st.output = nil
 	return r

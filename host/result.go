@@ -75,6 +75,10 @@ type Telemetry struct {
 	DescribeCount int64                `json:"describeCount"`
 	CallCount     int64                `json:"callCount"`
 	VisibleTools  []string             `json:"visibleTools"`
+	// RanAs is "typescript" when the cell ran as TypeScript though the
+	// request named JavaScript or no language: a ts fence, or types in the
+	// code (the source check's guess).
+	RanAs string `json:"ranAs,omitempty"`
 }
 
 func (run *Run) telemetry() Telemetry {

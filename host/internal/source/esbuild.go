@@ -112,8 +112,15 @@ func transformTypeScript(code string, run esbuild) (string, *Map, error) {
 		return "", nil, reject(ReasonTypeScriptTransformFailed, "typescript transform failed: unexpected output")
 	}
 	js := out[:open] + rest[:end]
-	// A map that does not decode costs only positions in error messages.
-	m, _ := newMap(res.Map, strings.Count(out[:open], "\n"), js, code)
+	// A map that does not decode costs only positions in error messages:
+	// an empty one then maps everything to the start. A TypeScript cell
+	// always has a Map, which is how the host tells it ran as TypeScript.
+	m, err := newMap(res.Map, strings.Count(out[:open], "\n"), js, code)
+	if err != nil {
+		m = &Map{js: strings.Split(js, "\n"), code: strings.Split(code, "\n")}
+		m.lines = make([][]mapping, len(m.js))
+		m.endLine, m.endCol = endOf(code)
+	}
 	return js, m, nil
 }
 

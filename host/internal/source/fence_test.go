@@ -74,7 +74,8 @@ func TestCheckFence(t *testing.T) {
 		{"ts fence, both enabled", "```ts\nconst a: number = 1;\nreturn a;\n```", "javascript", nil, "  const a = 1;\n  return a;\n", ""},
 		{"ts fence, typescript only", "```ts\nreturn 1 as number\n```", "", []string{TypeScript}, "  return 1;\n", ""},
 		{"ts fence, javascript only", "```ts\nreturn 1\n```", "", []string{JavaScript}, "\nreturn 1\n", ""},
-		{"ts fence with types, javascript only", "```ts\nreturn 1 as number\n```", "", []string{JavaScript}, "\nreturn 1 as number\n", ""},
+		// Types where TypeScript is disabled: refused, naming the language.
+		{"ts fence with types, javascript only", "```ts\nreturn 1 as number\n```", "", []string{JavaScript}, "", ReasonUnsupportedLanguage},
 		{"js fence on a typescript request", "```js\nreturn 1\n```", "typescript", nil, "  return 1;\n", ""},
 		// Text outside a fence: guidance to send only the code.
 		{"text before", "Run this:\n```js\nreturn 1\n```", "", nil, "", ReasonMarkdownProse},

@@ -205,6 +205,27 @@ func check(code, language string, languages []string, run esbuild) (string, *Map
 		// happens to parse (two fences are a chain of template literals).
 		return "", nil, reject(ReasonMarkdownProse, MsgMarkdownProse)
 	}
+	user := code // the model's code, for the end position of its Map
+	shape, err := reshape(code, tokens)
+	if err != nil {
+		return "", nil, err
+	}
+	var ins []insertion // what reshape inserted
+	if shape != nil {
+		code, ins, tokens = shape.code, shape.ins, lex(shape.code)
+	}
+	if !ts && typeScriptHint(tokens.toks) {
+		if !enabled(TypeScript) {
+			if readsAsTypeScript(code, run) {
+				return "", nil, reject(ReasonUnsupportedLanguage, MsgTypeScriptDisabled)
+			}
+		} else {
+			// A cell that parses as neither gets TypeScript's diagnostics,
+			// after the shell and module checks, which come first.
+			ts, err = typeScriptAfterAll(code, run)
+		}
+	}
+	guessErr := err
 	if ShellShaped(code, ts, run) {
 		return "", nil, reject(ReasonShellSource, MsgShellSource)
 	}
@@ -212,8 +233,11 @@ func check(code, language string, languages []string, run esbuild) (string, *Map
 	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
+	if guessErr != nil {
+		return "", nil, guessErr
+	}
 	if !ts {
-		js, m := returnTail(code, lx, run)
+		js, m := returnTail(code, lx, ins, user, run)
 		return js, m, nil
 	}
 	js, m, err := transformTypeScript(code, run)
@@ -224,8 +248,39 @@ func check(code, language string, languages []string, run esbuild) (string, *Map
 	if denied {
 		return "", nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
-	if js2, m2, ok := returnTailTS(code, lx, js, out, run); ok {
+	if js2, m2, ok := returnTailTS(code, lx, js, out, ins, user, run); ok {
 		return js2, m2, nil
 	}
+	m.ins = ins
+	m.endLine, m.endCol = endOf(user)
 	return js, m, nil
+}
+
+// MsgTypeScriptDisabled is codemode's own: the reference ran no guess.
+const MsgTypeScriptDisabled = "this cell is TypeScript: it parses with language \"typescript\" but not as " +
+	"JavaScript, and code mode typescript input is disabled. Send JavaScript: drop the type annotations."
+
+// typeScriptAfterAll decides whether a JavaScript cell with TypeScript's
+// forms runs as TypeScript: when it does not parse as JavaScript and does
+// as TypeScript. One that parses as neither gets the TypeScript diagnostics,
+// which point at the mistake rather than at the first annotation.
+func typeScriptAfterAll(code string, run esbuild) (bool, error) {
+	if parses(code, false, run) || checkBounds(code, true) != nil {
+		return false, nil
+	}
+	if parses(code, true, run) {
+		return true, nil
+	}
+	_, _, err := transformTypeScript(code, run)
+	if se, ok := err.(*Error); ok {
+		se.Message = "this cell reads as TypeScript (language \"typescript\") and does not parse: " + se.Message
+		return false, se
+	}
+	return false, nil
+}
+
+// readsAsTypeScript reports whether code parses as TypeScript and not as
+// JavaScript.
+func readsAsTypeScript(code string, run esbuild) bool {
+	return !parses(code, false, run) && checkBounds(code, true) == nil && parses(code, true, run)
 }

@@ -172,7 +172,9 @@ func FuzzCheck(f *testing.F) {
 	for _, s := range []string{"ls -la", "return 1", `require("fs")`, "`${import('x')}`", "r\\u0065quire",
 		"#!/bin/sh", "FOO=1 make", "if [ x ]", "/a/g", "x ? y : {z}", "\\u{", "`${", "/[/", "a\n.b", "whoami;\nfunction whoami(){}",
 		"```js\nreturn 1\n```", "```ts\nlet a: number = 1\na\n```", "```\n```", "````\n```\n````", "let a = 1\na",
-		"x = {}\n(a) / 1", "typeof require === 'undefined'", ".\\gradlew.bat test", "custom-tool --format=json"} {
+		"x = {}\n(a) / 1", "typeof require === 'undefined'", ".\\gradlew.bat test", "custom-tool --format=json",
+		"export default async function main() {}", "export {}\nls", "export { a as default }", "import type { A } from 'a'",
+		"async () => {}", "(x => x)", "function main() {}", "const a: number = 1", "x!.y", "export default"} {
 		f.Add(s, false)
 		f.Add(s, true)
 	}

@@ -200,6 +200,11 @@ func (m *Map) before(line int) (int, int, bool) {
 	return 1, 1, false
 }
 
+// TypeScript reports whether the JavaScript is the transform of TypeScript:
+// the host says so in telemetry when the request did not name the language
+// (a ts fence, or TypeScript sent as JavaScript).
+func (m *Map) TypeScript() bool { return m != nil && m.lines != nil }
+
 // End is the position just after the user's code.
 func (m *Map) End() (line, col int) {
 	return m.endLine, m.endCol

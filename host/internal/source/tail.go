@@ -1,6 +1,7 @@
 package source
 
 import (
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -41,19 +42,33 @@ var tailCalls atomic.Int64
 // returnTail rewrites a JavaScript cell whose last statement is an
 // expression to return it. lx is the module check's reading of code. It
 // returns code and a nil Map when the cell stays as it is.
-func returnTail(code string, lx lexed, run esbuild) (string, *Map) {
+//
+// prior is what the check inserted into the user's code before (reshape),
+// which made code; a Map is returned whenever anything was inserted.
+func returnTail(code string, lx lexed, prior []insertion, user string, run esbuild) (string, *Map) {
+	cand, ins, ok := tailOf(code, lx, run)
+	if !ok {
+		if prior == nil {
+			return code, nil
+		}
+		return code, insertedMap(code, prior, user)
+	}
+	return cand, insertedMap(cand, append(slices.Clip(prior), ins...), user)
+}
+
+func tailOf(code string, lx lexed, run esbuild) (string, []insertion, bool) {
 	if !lx.ok {
-		return code, nil
+		return "", nil, false
 	}
 	t, ok := findTail(code, lx.toks, scanTop(lx.toks, true))
 	if !ok {
-		return code, nil
+		return "", nil, false
 	}
 	cand, ins := t.apply(code)
 	if !(t.sure && lx.sure) && !returnsTail(code, cand, run) {
-		return code, nil
+		return "", nil, false
 	}
-	return cand, insertedMap(cand, ins, code)
+	return cand, ins, true
 }
 
 // returnTailTS is returnTail for TypeScript: code is the cell, lx its
@@ -62,7 +77,7 @@ func returnTail(code string, lx lexed, run esbuild) (string, *Map) {
 // which braces are function bodies; the statement is found in the
 // TypeScript, so the rewrite is the user's code and the source map stays
 // the transform's own.
-func returnTailTS(code string, lx lexed, js string, out lexed, run esbuild) (string, *Map, bool) {
+func returnTailTS(code string, lx lexed, js string, out lexed, prior []insertion, user string, run esbuild) (string, *Map, bool) {
 	if !lx.ok || !out.ok || scanTop(out.toks, true).ret {
 		return "", nil, false
 	}
@@ -79,10 +94,8 @@ func returnTailTS(code string, lx lexed, js string, out lexed, run esbuild) (str
 	if err != nil || !returnedForm(js, js2) {
 		return "", nil, false
 	}
-	if m != nil {
-		m.ins = ins
-		m.endLine, m.endCol = endOf(code)
-	}
+	m.ins = append(slices.Clip(prior), ins...)
+	m.endLine, m.endCol = endOf(user)
 	return js2, m, true
 }
 

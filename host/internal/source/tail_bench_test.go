@@ -46,7 +46,7 @@ func BenchmarkReturnTail(b *testing.B) {
 		_, lx := moduleAccess(c.code)
 		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				returnTail(c.code, lx, here)
+				returnTail(c.code, lx, nil, c.code, here)
 			}
 		})
 	}

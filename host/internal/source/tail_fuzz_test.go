@@ -54,6 +54,9 @@ func FuzzReturnTail(f *testing.F) {
 		if denied || !lx.ok {
 			return
 		}
+		if s, _ := reshape(code, lex(code)); s != nil || typeScriptHint(lx.toks) {
+			return // reshaped or read as TypeScript first: FuzzReshape
+		}
 		tl, ok := findTail(code, lx.toks, scanTop(lx.toks, true))
 		if !ok {
 			if err == nil && js != code {

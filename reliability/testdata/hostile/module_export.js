@@ -1,3 +1,3 @@
-// status: failed
-// code: invalid_input
+// status: completed
+// value: 1
 export default 1;

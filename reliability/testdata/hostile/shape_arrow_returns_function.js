@@ -1,0 +1,3 @@
+// status: completed
+// value: "() => \"inner, never called\""
+async () => () => "inner, never called";

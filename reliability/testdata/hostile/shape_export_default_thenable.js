@@ -1,0 +1,3 @@
+// status: completed
+// value: "thenable"
+export default { then(resolve) { resolve("thenable"); } };

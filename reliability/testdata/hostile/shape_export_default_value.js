@@ -1,0 +1,3 @@
+// status: completed
+// value: [1,2,3]
+export default [1, 2, 3];
