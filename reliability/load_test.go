@@ -66,6 +66,17 @@ func serveHTTP(t testing.TB, rt *host.Runtime) string {
 	return ""
 }
 
+// dialSession is an MCP session on url for the rest of the test.
+func dialSession(t *testing.T, url string) *sdk.ClientSession {
+	t.Helper()
+	cs, err := dialHTTP(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 func dialHTTP(ctx context.Context, url string) (*sdk.ClientSession, error) {
 	return sdk.NewClient(&sdk.Implementation{Name: "load", Version: "1"}, nil).
 		Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, MaxRetries: 1}, nil)

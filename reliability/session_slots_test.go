@@ -26,16 +26,7 @@ func TestSessionCannotHoldEverySlot(t *testing.T) {
 	}
 	srv := startServe(t, slotsConfig)
 	ctx := context.Background()
-	attacker, err := dialHTTP(ctx, srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer attacker.Close()
-	prober, err := dialHTTP(ctx, srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prober.Close()
+	attacker, prober := dialSession(t, srv.url), dialSession(t, srv.url)
 
 	actx, stop := context.WithCancel(ctx)
 	defer stop()

@@ -57,16 +57,7 @@ func TestSourceShapesServe(t *testing.T) {
 	srv := startServe(t, shapeConfig)
 	pid := srv.cmd.Process.Pid
 	ctx := context.Background()
-	attacker, err := dialHTTP(ctx, srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer attacker.Close()
-	prober, err := dialHTTP(ctx, srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prober.Close()
+	attacker, prober := dialSession(t, srv.url), dialSession(t, srv.url)
 	// Warm: the engine, and a parser process (TypeScript needs one).
 	for _, lang := range []string{"javascript", "typescript"} {
 		r, _, err := callResult(ctx, attacker, "exec", map[string]any{"code": "const x = 1; return x", "language": lang})

@@ -45,16 +45,7 @@ func TestStuckCellsDoNotStallServe(t *testing.T) {
 	}
 	srv := startServe(t, stuckConfig)
 	ctx := context.Background()
-	attacker, err := dialHTTP(ctx, srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer attacker.Close()
-	prober, err := dialHTTP(ctx, srv.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer prober.Close()
+	attacker, prober := dialSession(t, srv.url), dialSession(t, srv.url)
 
 	done := make(chan struct{})
 	result := make(chan probeRun, 1)

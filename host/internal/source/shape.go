@@ -27,7 +27,10 @@ package source
 // every check again: the shell check, the module check and the engine see
 // only it.
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // defaultVar holds a default export that is not a named declaration.
 const defaultVar = "__cm_default"
@@ -58,7 +61,7 @@ func reshape(code string, l lexing) (*shaped, error) {
 		return nil, reject(ReasonModuleAccessDenied, MsgModuleAccess)
 	}
 	for _, alt := range l.alts { // another reading of a `/` must agree
-		if e, b := planShape(code, alt); b || !sameEdits(e, edits) {
+		if e, b := planShape(code, alt); b || !slices.Equal(e, edits) {
 			return nil, nil
 		}
 	}
@@ -66,18 +69,6 @@ func reshape(code string, l lexing) (*shaped, error) {
 		return nil, nil
 	}
 	return applyEdits(code, edits), nil
-}
-
-func sameEdits(a, b []edit) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // planShape finds the edits on one reading of the cell. bad is true for
