@@ -16,7 +16,8 @@ import (
 // the cache directory and a later start of the same binary, module and
 // prelude loads it into a fresh instance the way the pool fills up.
 
-// maxTemplateFile bounds a template entry read back; templates are ~2 MiB.
+// maxTemplateFile bounds a template entry read back and the memory it
+// describes; templates are 2 MiB, a third of it stored.
 const maxTemplateFile = 256 << 20
 
 // templateFile is this engine's template cache entry, "" for none.
@@ -75,16 +76,33 @@ func (t *template) metaValues() []uint32 {
 }
 
 // marshal encodes the template as: the pointers (u32 each), the version's
-// length (u8) and bytes, the hash, the memory.
+// length (u8) and bytes, the hash, the memory's size in pages (u32), the
+// number of 4 KiB pages that are not all zeros (u32), their indices (u32
+// each) and their bytes. Two thirds of a template's pages are zeros
+// (malloc's headroom, the C stack), so the entry is a third of its size.
 func (t *template) marshal() []byte {
-	b := make([]byte, 0, 4*len(t.meta())+1+len(t.version)+32+len(t.Mem))
+	var pages []uint32
+	for p := 0; p < len(t.Mem); p += image.PageSize {
+		if !image.AllZero(t.Mem[p : p+image.PageSize]) {
+			pages = append(pages, uint32(p/image.PageSize))
+		}
+	}
+	b := make([]byte, 0, 4*len(t.meta())+1+len(t.version)+32+8+len(pages)*(4+image.PageSize))
 	for _, v := range t.metaValues() {
 		b = binary.LittleEndian.AppendUint32(b, v)
 	}
 	b = append(b, byte(len(t.version)))
 	b = append(b, t.version...)
 	b = append(b, t.Hash[:]...)
-	return append(b, t.Mem...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(t.Mem)/image.WasmPage))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(pages)))
+	for _, p := range pages {
+		b = binary.LittleEndian.AppendUint32(b, p)
+	}
+	for _, p := range pages {
+		b = append(b, t.Mem[int(p)*image.PageSize:][:image.PageSize]...)
+	}
+	return b
 }
 
 // readTemplate reads and checks a cache entry. The entry's checksum covers
@@ -95,24 +113,37 @@ func readTemplate(file string) (*template, error) {
 	if err != nil {
 		return nil, err
 	}
+	short := errors.New("template entry too short")
 	t := &template{}
 	fields := t.meta()
 	if len(b) < 4*len(fields)+1 {
-		return nil, errors.New("template entry too short")
+		return nil, short
 	}
 	for i, p := range fields {
 		*p = binary.LittleEndian.Uint32(b[4*i:])
 	}
 	b = b[4*len(fields):]
 	n := int(b[0])
-	if len(b) < 1+n+32 {
-		return nil, errors.New("template entry too short")
+	if len(b) < 1+n+32+8 {
+		return nil, short
 	}
 	t.version = string(b[1 : 1+n])
 	copy(t.Hash[:], b[1+n:])
-	t.Mem = b[1+n+32:]
-	if len(t.Mem) == 0 || len(t.Mem)%image.WasmPage != 0 || uint64(t.SP) > uint64(len(t.Mem)) {
-		return nil, fmt.Errorf("template entry has %d bytes of memory and stack pointer %d", len(t.Mem), t.SP)
+	b = b[1+n+32:]
+	size := uint64(binary.LittleEndian.Uint32(b)) * image.WasmPage
+	count := uint64(binary.LittleEndian.Uint32(b[4:]))
+	b = b[8:]
+	if size == 0 || size > maxTemplateFile || uint64(t.SP) > size || uint64(len(b)) != count*(4+image.PageSize) {
+		return nil, fmt.Errorf("template entry of %d bytes for %d pages of %d bytes of memory", len(b), count, size)
+	}
+	t.Mem = make([]byte, size)
+	data := b[4*count:]
+	for i := range count {
+		p := uint64(binary.LittleEndian.Uint32(b[4*i:])) * image.PageSize
+		if p >= size {
+			return nil, fmt.Errorf("template entry names page %d of %d", p/image.PageSize, size/image.PageSize)
+		}
+		copy(t.Mem[p:p+image.PageSize], data[i*image.PageSize:])
 	}
 	return t, nil
 }
