@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,29 +46,46 @@ type helperResult struct {
 
 func runHelper(t *testing.T, args ...string) helperResult {
 	t.Helper()
-	out, err := exec.Command(cacheHelper(t), args...).Output()
+	r, err := startHelper(cacheHelper(t), args...)
 	if err != nil {
-		t.Fatalf("cachehelper %v: %v", args, err)
-	}
-	var r helperResult
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("cachehelper output %q: %v", out, err)
+		t.Fatal(err)
 	}
 	return r
 }
 
+// startHelper runs the built helper; it may be called off the test goroutine.
+func startHelper(path string, args ...string) (helperResult, error) {
+	var r helperResult
+	out, err := exec.Command(path, args...).Output()
+	if err != nil {
+		return r, fmt.Errorf("cachehelper %v: %v", args, err)
+	}
+	if err := json.Unmarshal(out, &r); err != nil {
+		return r, fmt.Errorf("cachehelper output %q: %v", out, err)
+	}
+	return r, nil
+}
+
 // warmCache returns a cache directory holding quickjs.wasm's compiled code
-// and the version directory wazero keeps it in.
+// and the version directory wazero keeps it in, next to the rewritten module
+// and the template image.
 func warmCache(t *testing.T) (dir, version string) {
 	dir = t.TempDir()
 	if r := runHelper(t, "-dir", dir); !r.Started || r.Value != "42" {
 		t.Fatalf("cold start: %+v", r)
 	}
 	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) != 1 {
-		t.Fatalf("cache dir: %v %v", entries, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+		if e.IsDir() && strings.HasPrefix(e.Name(), "wazero-") {
+			version = e.Name()
+		}
 	}
-	return dir, entries[0].Name()
+	if err != nil || len(entries) != 3 || version == "" {
+		t.Fatalf("cache dir: %q %v", names, err)
+	}
+	return dir, version
 }
 
 // TestCompilationCacheFaults: whatever happens to the compilation cache, the
@@ -78,18 +96,36 @@ func TestCompilationCacheFaults(t *testing.T) {
 		t.Skip("builds a helper binary")
 	}
 	warm, version := warmCache(t)
-	clone := func(t *testing.T, mutate func(path string)) string {
+	// clone copies the warm cache and mutates the entries matching pattern
+	// (relative to the cache directory).
+	clone := func(t *testing.T, pattern string, mutate func(path string)) string {
 		dir := t.TempDir()
-		files, _ := filepath.Glob(filepath.Join(warm, version, "*"))
 		os.MkdirAll(filepath.Join(dir, version), 0o755)
-		for _, f := range files {
-			b, _ := os.ReadFile(f)
-			p := filepath.Join(dir, version, filepath.Base(f))
-			os.WriteFile(p, b, 0o644)
-			mutate(p)
+		for _, sub := range []string{"*", filepath.Join(version, "*")} {
+			files, _ := filepath.Glob(filepath.Join(warm, sub))
+			for _, f := range files {
+				rel, _ := filepath.Rel(warm, f)
+				if rel == version {
+					continue
+				}
+				b, _ := os.ReadFile(f)
+				p := filepath.Join(dir, rel)
+				os.WriteFile(p, b, 0o644)
+				if ok, _ := filepath.Match(pattern, rel); ok {
+					mutate(p)
+				}
+			}
 		}
 		return dir
 	}
+	garbage := func(p string) { os.WriteFile(p, []byte("garbage"), 0o644) }
+	flip := func(p string) {
+		b, _ := os.ReadFile(p)
+		b[len(b)/2] ^= 0x10
+		os.WriteFile(p, b, 0o644)
+	}
+	truncate := func(p string) { os.Truncate(p, 100) }
+	compiled, rewritten, template := filepath.Join(version, "*"), "quickjs-preempt-*", "template-*"
 	cases := []struct {
 		name string
 		dir  func(t *testing.T) []string
@@ -110,10 +146,30 @@ func TestCompilationCacheFaults(t *testing.T) {
 			return []string{"-dir", dir}
 		}, ""},
 		{"cache entry corrupted", func(t *testing.T) []string {
-			return []string{"-dir", clone(t, func(p string) { os.WriteFile(p, []byte("garbage"), 0o644) })}
+			return []string{"-dir", clone(t, compiled, garbage)}
 		}, ""},
 		{"cache entry truncated", func(t *testing.T) []string {
-			return []string{"-dir", clone(t, func(p string) { os.Truncate(p, 100) })}
+			return []string{"-dir", clone(t, compiled, truncate)}
+		}, ""},
+		// The start-up caches next to the compiled code (package driver's
+		// CacheFile): a damaged entry is ignored with a warning and rebuilt.
+		{"rewritten module corrupted", func(t *testing.T) []string {
+			return []string{"-dir", clone(t, rewritten, garbage)}
+		}, ""},
+		{"rewritten module bit flipped", func(t *testing.T) []string {
+			return []string{"-dir", clone(t, rewritten, flip)}
+		}, ""},
+		{"rewritten module truncated", func(t *testing.T) []string {
+			return []string{"-dir", clone(t, rewritten, truncate)}
+		}, ""},
+		{"template corrupted", func(t *testing.T) []string {
+			return []string{"-dir", clone(t, template, garbage)}
+		}, ""},
+		{"template bit flipped", func(t *testing.T) []string {
+			return []string{"-dir", clone(t, template, flip)}
+		}, ""},
+		{"template truncated", func(t *testing.T) []string {
+			return []string{"-dir", clone(t, template, truncate)}
 		}, ""},
 		{"disk full", func(t *testing.T) []string {
 			return []string{"-dir", t.TempDir(), "-fsize", "65536"}
@@ -124,13 +180,54 @@ func TestCompilationCacheFaults(t *testing.T) {
 			if c.bug != "" {
 				skipKnownBug(t, c.bug)
 			}
-			r := runHelper(t, c.dir(t)...)
+			args := c.dir(t)
+			r := runHelper(t, args...)
 			if !r.Started || r.Value != "42" {
 				t.Fatalf("engine did not fall back to compiling in memory: %+v", r)
 			}
 			if c.name != "warm cache" && !strings.Contains(strings.Join(r.Logs, "\n"), "cache") {
 				t.Errorf("no warning about the cache: %q", r.Logs)
 			}
+			if strings.HasPrefix(c.name, "rewritten") || strings.HasPrefix(c.name, "template") {
+				// The damaged entry was replaced: the next start is silent.
+				if r := runHelper(t, args...); !r.Started || r.Value != "42" || len(r.Logs) != 0 {
+					t.Errorf("start after the rebuild: %+v", r)
+				}
+			}
 		})
+	}
+}
+
+// TestStartCachesConcurrent: processes starting together on an empty cache
+// all write the same entries (each through a temporary file and a rename),
+// and every one of them starts; the entries they leave are whole.
+func TestStartCachesConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a helper binary")
+	}
+	dir := t.TempDir()
+	path := cacheHelper(t)
+	results := make([]helperResult, 4)
+	errs := make([]error, len(results))
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = startHelper(path, "-dir", dir)
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if errs[i] != nil || !r.Started || r.Value != "42" {
+			t.Errorf("process %d: %+v %v", i, r, errs[i])
+		}
+	}
+	if r := runHelper(t, "-dir", dir); !r.Started || r.Value != "42" || len(r.Logs) != 0 {
+		t.Fatalf("start on what the concurrent ones left: %+v", r)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	if len(leftovers) != 0 {
+		t.Errorf("temporary files left behind: %q", leftovers)
 	}
 }

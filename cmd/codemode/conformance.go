@@ -34,7 +34,7 @@ func conformanceCommand(ctx context.Context, args []string, stdout, stderr io.Wr
 	var results []conformance.Result
 	for _, name := range names {
 		k := engines[name]
-		eng, err := k.start(ctx, "", logger)
+		eng, err := k.start(ctx, "", nil, logger)
 		if err != nil {
 			fmt.Fprintf(stderr, "codemode conformance: start %s: %v\n", name, err)
 			return exitFailed

@@ -31,8 +31,10 @@ const CacheDirEnv = "CODEMODE_CACHE_DIR"
 
 // Options configure an [Engine]. A nil *Options means all defaults.
 type Options struct {
-	// CacheDir holds wazero's compilation cache. Empty means $CODEMODE_CACHE_DIR,
-	// else <user cache dir>/codemode/wazero. "off" disables the cache.
+	// CacheDir holds wazero's compilation cache, and the rewritten module and
+	// the template image a start derives from the module. Empty means
+	// $CODEMODE_CACHE_DIR, else <user cache dir>/codemode/wazero. "off"
+	// disables the cache.
 	CacheDir string
 	// Prelude is evaluated into the template after the bridge (see
 	// abi.BridgeJS); it usually captures and deletes the bridge global.
@@ -71,7 +73,8 @@ type Engine driver.Engine
 var _ abi.Engine = (*Engine)(nil)
 
 // New obtains the module (see [LoadModule]), compiles it (or loads it from
-// the compilation cache) and builds the template image.
+// the compilation cache) and builds the template image (or loads it from the
+// same directory).
 func New(ctx context.Context, opts *Options) (*Engine, error) {
 	var o Options
 	if opts != nil {
@@ -94,6 +97,12 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	}
 	rc = rc.WithMemoryLimitPages(uint32(cfg.MemoryCap() / image.WasmPage))
 	dir := cacheDir(o.CacheDir)
+	if wasm, err = instrument(wasm, dir, cfg.Logger); err != nil {
+		return unavailable(err)
+	}
+	// The template is kept next to the compiled code, and is the same
+	// whether the module was loaded or compiled.
+	cfg.TemplateCache, cfg.ModuleHash = dir, QuickJSWasiSHA256
 	rt, err := compile(ctx, rc, dir, wasm)
 	if err != nil && dir != "" {
 		// A cache that cannot be read or written (corrupted, truncated, full

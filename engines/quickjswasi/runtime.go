@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
+	"strconv"
 
 	"github.com/seed11a79d2d/codemode/engines/internal/driver"
 	"github.com/seed11a79d2d/codemode/engines/internal/preempt"
+	"github.com/seed11a79d2d/codemode/engines/quickjswasi/internal/wasmfile"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
@@ -26,8 +30,9 @@ type compiled struct {
 const tickEvery = 10000
 
 // compile makes the runtime, its imports and the compiled module from the
-// verified quickjs.wasm, with the compilation cache in dir ("" for none).
-func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, quickjsWasm []byte) (*compiled, error) {
+// instrumented quickjs.wasm (see [instrument]), with the compilation cache in
+// dir ("" for none).
+func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, wasm []byte) (*compiled, error) {
 	if dir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(dir)
 		if err != nil {
@@ -38,16 +43,38 @@ func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, quickjsW
 	c := &compiled{rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
 	err := instantiateImports(ctx, c.rt)
 	if err == nil {
-		var wasm []byte
-		if wasm, err = preempt.Instrument(quickjsWasm, "env", "host_interrupt", tickEvery); err == nil {
-			c.mod, err = c.rt.CompileModule(ctx, wasm)
-		}
+		c.mod, err = c.rt.CompileModule(ctx, wasm)
 	}
 	if err != nil {
 		c.rt.Close(ctx)
 		return nil, err
 	}
 	return c, nil
+}
+
+// instrument returns the verified quickjs.wasm with the preemption ticks
+// (package preempt) put in. The rewrite takes a tenth of a warm start, so its
+// result is kept in the cache directory dir ("" for none), keyed by the
+// pinned module, the tick parameters and this binary (see
+// [driver.CacheFile]); an entry that fails its checksum is rewritten.
+func instrument(wasm []byte, dir string, logger *slog.Logger) ([]byte, error) {
+	file := driver.CacheFile(dir, "quickjs-preempt", ".wasm", QuickJSWasiSHA256, "env.host_interrupt", strconv.Itoa(tickEvery))
+	if file != "" {
+		b, err := driver.ReadCache(file, 2*wasmfile.MaxSize)
+		if err == nil {
+			return b, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			logger.Warn("rewritten module cache entry unusable; rewriting the module", "file", file, "err", err)
+		}
+	}
+	out, err := preempt.Instrument(wasm, "env", "host_interrupt", tickEvery)
+	if err == nil && file != "" {
+		if werr := driver.WriteCache(file, out); werr != nil {
+			logger.Warn("rewritten module cache entry not written", "file", file, "err", werr)
+		}
+	}
+	return out, err
 }
 
 func (c *compiled) Close(ctx context.Context) error { return c.rt.Close(ctx) }

@@ -44,9 +44,9 @@ const CacheDirEnv = quickjswasi.CacheDirEnv
 // Options configure an [Engine]. A nil *Options means all defaults. They
 // mirror the wazero engine's options.
 type Options struct {
-	// CacheDir holds the compiled module. Empty means $CODEMODE_CACHE_DIR,
-	// else <user cache dir>/codemode; the file lives in a "wasmtime"
-	// subdirectory. "off" disables the cache.
+	// CacheDir holds the compiled module and the template image. Empty
+	// means $CODEMODE_CACHE_DIR, else <user cache dir>/codemode; the files
+	// live in a "wasmtime" subdirectory. "off" disables the cache.
 	CacheDir string
 	// Prelude is evaluated into the template after the bridge (see
 	// abi.BridgeJS); it usually captures and deletes the bridge global.
@@ -79,7 +79,8 @@ type Engine driver.Engine
 var _ abi.Engine = (*Engine)(nil)
 
 // New obtains the module like the wazero engine, compiles it (or loads it
-// from the compilation cache) and builds the template image.
+// from the compilation cache) and builds the template image (or loads it from
+// the same directory).
 func New(ctx context.Context, opts *Options) (*Engine, error) {
 	var o Options
 	if opts != nil {
@@ -97,7 +98,10 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if err != nil {
 		return fail(err)
 	}
-	rt, err := newRuntime(cfg, wasm, cacheDir(o.CacheDir))
+	dir := cacheDir(o.CacheDir)
+	// The template is kept next to the compiled code (see driver.Config).
+	cfg.TemplateCache, cfg.ModuleHash = dir, quickjswasi.QuickJSWasiSHA256
+	rt, err := newRuntime(cfg, wasm, dir)
 	if err != nil {
 		return fail(err)
 	}

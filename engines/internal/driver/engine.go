@@ -41,6 +41,11 @@ type Config struct {
 	MaxIdle        int
 	StopGrace      time.Duration
 	Logger         *slog.Logger
+	// TemplateCache is a directory where the template is kept between
+	// processes, "" for none; ModuleHash (the module's sha256) is part of
+	// the entry's key.
+	TemplateCache string
+	ModuleHash    string
 }
 
 // WithDefaults fills the zero fields. Runtimes call it before they are made,
@@ -108,7 +113,7 @@ func New(ctx context.Context, rt Runtime, cfg Config) (*Engine, error) {
 	e.idle = make(chan *Instance, e.cfg.MaxIdle)
 	e.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
 	e.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(e.cfg.MemoryCap()))
-	first, err := e.buildTemplate(ctx)
+	first, err := e.startTemplate(ctx)
 	if err != nil {
 		e.enc.Close()
 		e.dec.Close()

@@ -19,13 +19,9 @@ func (e *Engine) acquire(ctx context.Context) (*Instance, error) {
 		return in, nil
 	default:
 	}
-	in, err := e.instantiate(ctx)
+	in, err := e.acquireNew(ctx)
 	if err != nil {
 		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "instantiate quickjs-wasi" + e.cfg.on() + ": " + err.Error()}
-	}
-	if err := e.tmpl.load(in); err != nil {
-		in.mod.Close(ctx)
-		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "load template: " + err.Error()}
 	}
 	return in, nil
 }

@@ -121,8 +121,7 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *Instance, err error) {
 
 	t.SP = in.mod.StackPointer()
 	t.Mem = bytes.Clone(in.mod.Memory())
-	t.Hash = image.Hash(t.Mem, []uint32{t.SP, t.settle, t.encode, t.describe, t.reseed, t.undef,
-		t.trueBox, t.falseBox, t.scratch, t.stage, t.messageKey})
+	t.Hash = image.Hash(t.Mem, t.metaValues())
 	return in, nil
 }
 

@@ -81,6 +81,7 @@ func Test(t *testing.T, tg *Target) {
 		{"TrapKillsOnlyItsInstance", testTrapKillsOnlyItsInstance},
 		{"MathRandomDiffersAcrossCellsAndRestores", testMathRandomDiffers},
 		{"TemplateIsDeterministic", testTemplateIsDeterministic},
+		{"TemplateCache", testTemplateCache},
 		{"EngineClose", testEngineClose},
 		{"ThousandCellsDoNotGrowHostMemory", testThousandCells},
 		{"CellsInParallel", testCellsInParallel},

@@ -70,7 +70,7 @@ func (t *Template) base(p int) []byte {
 	t.zeroOnce.Do(func() {
 		t.zero = make([]bool, len(t.Mem)/PageSize)
 		for i := range t.zero {
-			t.zero[i] = allZero(t.Mem[i*PageSize : (i+1)*PageSize])
+			t.zero[i] = AllZero(t.Mem[i*PageSize : (i+1)*PageSize])
 		}
 	})
 	if i := p / PageSize; i >= len(t.zero) || t.zero[i] {
@@ -97,7 +97,8 @@ func Errorf(format string, args ...any) *abi.Failure {
 
 var zeroPage [PageSize]byte
 
-func allZero(b []byte) bool { return bytes.Equal(b, zeroPage[:len(b)]) }
+// AllZero reports whether b, at most a page long, is all zeros.
+func AllZero(b []byte) bool { return bytes.Equal(b, zeroPage[:len(b)]) }
 
 // Reset returns mem, the memory of an instance that ran, to the template by
 // copying back only the pages that differ; the stack below SP is skipped.
@@ -112,7 +113,7 @@ func (t *Template) Reset(mem []byte) {
 	tail := mem[len(t.Mem):]
 	for p := 0; p < len(tail); p += PageSize {
 		page := tail[p:min(p+PageSize, len(tail))]
-		if !allZero(page) {
+		if !AllZero(page) {
 			clear(page)
 		}
 	}

@@ -1,0 +1,149 @@
+package driver
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/seed11a79d2d/codemode/engines/internal/image"
+)
+
+// Building the template runs QuickJS's init and evaluates the bridge, the
+// environment scripts and the prelude (about 100 KB of JavaScript): half of
+// a warm engine start. The build is deterministic, so its result is kept in
+// the cache directory and a later start of the same binary, module and
+// prelude loads it into a fresh instance the way the pool fills up.
+
+// maxTemplateFile bounds a template entry read back and the memory it
+// describes; templates are 2 MiB, a third of it stored.
+const maxTemplateFile = 256 << 20
+
+// templateFile is this engine's template cache entry, "" for none.
+func (e *Engine) templateFile() string {
+	return CacheFile(e.cfg.TemplateCache, "template", ".img", e.cfg.Runtime, e.cfg.ModuleHash, e.cfg.Prelude)
+}
+
+// startTemplate loads the template from the cache or builds it (and caches
+// it), returning the first instance, at template state.
+func (e *Engine) startTemplate(ctx context.Context) (*Instance, error) {
+	file := e.templateFile()
+	if file != "" {
+		t, err := readTemplate(file)
+		if err == nil {
+			e.tmpl = t
+			return e.acquireNew(ctx)
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			e.cfg.Logger.Warn("template cache entry unusable; building the template", "file", file, "err", err)
+		}
+	}
+	in, err := e.buildTemplate(ctx)
+	if err == nil && file != "" {
+		if werr := WriteCache(file, e.tmpl.marshal()); werr != nil {
+			e.cfg.Logger.Warn("template cache entry not written", "file", file, "err", werr)
+		}
+	}
+	return in, err
+}
+
+// acquireNew instantiates the module and loads the template into it.
+func (e *Engine) acquireNew(ctx context.Context) (*Instance, error) {
+	in, err := e.instantiate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.tmpl.load(in); err != nil {
+		in.mod.Close(ctx)
+		return nil, fmt.Errorf("load template: %w", err)
+	}
+	return in, nil
+}
+
+// meta are the template's pointers, in the order they are hashed and stored.
+func (t *template) meta() []*uint32 {
+	return []*uint32{&t.SP, &t.settle, &t.encode, &t.describe, &t.reseed, &t.undef,
+		&t.trueBox, &t.falseBox, &t.scratch, &t.stage, &t.messageKey}
+}
+
+func (t *template) metaValues() []uint32 {
+	var v []uint32
+	for _, p := range t.meta() {
+		v = append(v, *p)
+	}
+	return v
+}
+
+// marshal encodes the template as: the pointers (u32 each), the version's
+// length (u8) and bytes, the hash, the memory's size in pages (u32), the
+// number of 4 KiB pages that are not all zeros (u32), their indices (u32
+// each) and their bytes. Two thirds of a template's pages are zeros
+// (malloc's headroom, the C stack), so the entry is a third of its size.
+func (t *template) marshal() []byte {
+	var pages []uint32
+	for p := 0; p < len(t.Mem); p += image.PageSize {
+		if !image.AllZero(t.Mem[p : p+image.PageSize]) {
+			pages = append(pages, uint32(p/image.PageSize))
+		}
+	}
+	b := make([]byte, 0, 4*len(t.meta())+1+len(t.version)+32+8+len(pages)*(4+image.PageSize))
+	for _, v := range t.metaValues() {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	b = append(b, byte(len(t.version)))
+	b = append(b, t.version...)
+	b = append(b, t.Hash[:]...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(t.Mem)/image.WasmPage))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(pages)))
+	for _, p := range pages {
+		b = binary.LittleEndian.AppendUint32(b, p)
+	}
+	for _, p := range pages {
+		b = append(b, t.Mem[int(p)*image.PageSize:][:image.PageSize]...)
+	}
+	return b
+}
+
+// readTemplate reads and checks a cache entry. The entry's checksum covers
+// the hash too, which is not recomputed: it was computed from this memory by
+// the build that wrote the entry.
+func readTemplate(file string) (*template, error) {
+	b, err := ReadCache(file, maxTemplateFile)
+	if err != nil {
+		return nil, err
+	}
+	short := errors.New("template entry too short")
+	t := &template{}
+	fields := t.meta()
+	if len(b) < 4*len(fields)+1 {
+		return nil, short
+	}
+	for i, p := range fields {
+		*p = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	b = b[4*len(fields):]
+	n := int(b[0])
+	if len(b) < 1+n+32+8 {
+		return nil, short
+	}
+	t.version = string(b[1 : 1+n])
+	copy(t.Hash[:], b[1+n:])
+	b = b[1+n+32:]
+	size := uint64(binary.LittleEndian.Uint32(b)) * image.WasmPage
+	count := uint64(binary.LittleEndian.Uint32(b[4:]))
+	b = b[8:]
+	if size == 0 || size > maxTemplateFile || uint64(t.SP) > size || uint64(len(b)) != count*(4+image.PageSize) {
+		return nil, fmt.Errorf("template entry of %d bytes for %d pages of %d bytes of memory", len(b), count, size)
+	}
+	t.Mem = make([]byte, size)
+	data := b[4*count:]
+	for i := range count {
+		p := uint64(binary.LittleEndian.Uint32(b[4*i:])) * image.PageSize
+		if p >= size {
+			return nil, fmt.Errorf("template entry names page %d of %d", p/image.PageSize, size/image.PageSize)
+		}
+		copy(t.Mem[p:p+image.PageSize], data[i*image.PageSize:])
+	}
+	return t, nil
+}
