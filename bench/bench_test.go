@@ -11,6 +11,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // One body per metric of [Metrics]; the sub-benchmark picks the engine.
@@ -155,13 +156,13 @@ func BenchmarkTemplateStart(b *testing.B) {
 }
 
 // runtime returns a host run on e (built with the host prelude) with tools.
-func runtime(b *testing.B, e abi.Engine, config string, tools ...host.Tool) *host.Run {
+func runtime(b *testing.B, e abi.Engine, config string, tools ...tool.Tool) *host.Run {
 	rt, err := host.New(ctx, &host.Options{Tools: tools, Config: json.RawMessage(config), Engine: e})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { rt.Close(ctx) })
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -173,10 +174,10 @@ func code(src string) json.RawMessage {
 	return j
 }
 
-var echo = host.Tool{Name: "echo", Description: "Returns 1.",
+var echo = tool.Tool{Name: "echo", Description: "Returns 1.",
 	InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
-	Execute: func(context.Context, host.Call) (host.ToolResult, error) {
-		return host.ToolResult{Details: 1}, nil
+	Execute: func(context.Context, tool.Call) (tool.Result, error) {
+		return tool.Result{Details: 1}, nil
 	}}
 
 func BenchmarkExecTrivial(b *testing.B) {

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"runtime"
 	"sync"
 	"time"
@@ -42,7 +43,7 @@ func newSlots(total, share int) *slots {
 }
 
 // sessionKey is the key a scope's slots count under; "" is no session.
-func sessionKey(sc Scope) string {
+func sessionKey(sc tool.Scope) string {
 	if sc.SessionKey == "" && sc.SessionID == "" {
 		return ""
 	}

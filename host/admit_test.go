@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // TestRunningCellsQueue: with one cell slot, a second exec waits for the
@@ -18,7 +19,7 @@ import (
 func TestRunningCellsQueue(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt, err := New(context.Background(), &Options{Tools: []Tool{g.tool()}, MaxRunningCells: 1,
+	rt, err := New(context.Background(), &Options{Tools: []tool.Tool{g.tool()}, MaxRunningCells: 1,
 		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 30000}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +51,7 @@ func TestRunningCellsQueue(t *testing.T) {
 func TestRunningCellsBusy(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt, err := New(context.Background(), &Options{Tools: []Tool{g.tool()}, MaxRunningCells: 1,
+	rt, err := New(context.Background(), &Options{Tools: []tool.Tool{g.tool()}, MaxRunningCells: 1,
 		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 300}`)})
 	if err != nil {
 		t.Fatal(err)
@@ -189,9 +190,9 @@ func TestSlotsGiveUp(t *testing.T) {
 // session's `return 1` completes while every one of the twelve is still
 // running or queued behind its own session's share.
 func TestStuckSessionLeavesSlots(t *testing.T) {
-	rt := newRuntimeWith(t, &Options{Tools: []Tool{shipments()}, MaxRunningCells: 8,
+	rt := newRuntimeWith(t, &Options{Tools: []tool.Tool{shipments()}, MaxRunningCells: 8,
 		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 60000}`)})
-	attacker := prepare(t, rt, RunOptions{Scope: Scope{SessionKey: "attacker", SessionID: "attacker", RunID: "r"}})
+	attacker := prepare(t, rt, RunOptions{Scope: tool.Scope{SessionKey: "attacker", SessionID: "attacker", RunID: "r"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stuck := make(chan Result, 12)
@@ -207,7 +208,7 @@ func TestStuckSessionLeavesSlots(t *testing.T) {
 		_, held, w := rt.slots.state(key)
 		return held == share && w == 12-share
 	})
-	probe := prepare(t, rt, RunOptions{Scope: Scope{SessionKey: "probe", SessionID: "probe", RunID: "r"}})
+	probe := prepare(t, rt, RunOptions{Scope: tool.Scope{SessionKey: "probe", SessionID: "probe", RunID: "r"}})
 	if r := exec(t, probe, `return 1`); r.Status != StatusCompleted || string(r.Value) != "1" {
 		t.Fatalf("probe: %+v", r)
 	}
@@ -232,11 +233,11 @@ func TestStuckSessionLeavesSlots(t *testing.T) {
 func TestParkedHeadroom(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	rt := newRuntimeWith(t, &Options{Tools: []Tool{g.tool()}, MaxSessionCells: 4,
+	rt := newRuntimeWith(t, &Options{Tools: []tool.Tool{g.tool()}, MaxSessionCells: 4,
 		Config: json.RawMessage(roomy)})
 	session := func(i int) *Run {
 		id := fmt.Sprintf("s%d", i)
-		return prepare(t, rt, RunOptions{Scope: Scope{SessionKey: id, SessionID: id, RunID: "r"}})
+		return prepare(t, rt, RunOptions{Scope: tool.Scope{SessionKey: id, SessionID: id, RunID: "r"}})
 	}
 	const slow = parkNow
 	park := func(run *Run, n int) {

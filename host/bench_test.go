@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"testing"
 	"time"
 )
@@ -24,8 +25,8 @@ func BenchmarkExecTrivial(b *testing.B) {
 // in 63 rounds of Promise.all over 16 (maxPendingToolCalls' default) and a
 // last round of 8.
 func BenchmarkExecNestedCalls(b *testing.B) {
-	echo := Tool{Name: "echo", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: 1}, nil
+	echo := tool.Tool{Name: "echo", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: 1}, nil
 	}}
 	run := prepare(b, newRuntime(b, `{"enabled": true, "timeoutMs": 60000}`, echo), RunOptions{})
 	for _, bc := range []struct{ name, code string }{
@@ -83,8 +84,8 @@ func BenchmarkExecCatalogSize(b *testing.B) {
 
 // benchTools returns n tools of a mix: "core" tools with distinct schemas, or
 // "mcp" tools of four servers.
-func benchTools(mix string, n int) []Tool {
-	tools := make([]Tool, n)
+func benchTools(mix string, n int) []tool.Tool {
+	tools := make([]tool.Tool, n)
 	for i := range tools {
 		t := shipments()
 		t.Name = fmt.Sprintf("list_shipments_%d", i)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // settle is the outcome of a request's answer.
@@ -56,20 +57,20 @@ func (run *Run) search(query, limit json.RawMessage) (any, error) {
 // execute is the one executor path of every nested call: before-call hooks,
 // approval, the output contract's compile check, the tool, after-call hooks,
 // the output contract's validation, then the trajectory record.
-func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, tool *Tool, id string, input json.RawMessage) (res ToolResult, err error) {
-	if tool == nil || tool.Execute == nil {
-		return ToolResult{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
+func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, def *tool.Tool, id string, input json.RawMessage) (res tool.Result, err error) {
+	if def == nil || def.Execute == nil {
+		return tool.Result{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
 	}
-	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: id, MCPMethod: run.mcpOps[id],
+	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: id, MCPMethod: run.mcpOps[id],
 		CallID: pc.id, ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
 	defer func() { record(st.trajectory(), ev, pc.method, start, err) }() // ev as the hooks left it
-	return run.invoke(ctx, tool, &ev)
+	return run.invoke(ctx, def, &ev)
 }
 
 // record hands a finished nested call to a trajectory, if there is one. ev
 // is the call as the hooks saw it (with a rewritten input).
-func record(trajectory func(NestedCall), ev ToolEvent, method string, start time.Time, err error) {
+func record(trajectory func(NestedCall), ev tool.Event, method string, start time.Time, err error) {
 	if trajectory == nil {
 		return
 	}
@@ -85,23 +86,23 @@ func record(trajectory func(NestedCall), ev ToolEvent, method string, start time
 // tool_search_code: a direct-only tool, Tool Search's tool_search,
 // tool_describe and tool_call, or any effective tool when neither compact
 // surface is active. Hooks and approval apply as for nested calls.
-func (run *Run) CallDirect(ctx context.Context, callID, name string, args json.RawMessage) (ToolResult, error) {
+func (run *Run) CallDirect(ctx context.Context, callID, name string, args json.RawMessage) (tool.Result, error) {
 	if run.searching && isToolSearchControl(name) && name != "tool_search_code" && run.shows(name) {
 		return run.callControl(ctx, callID, name, args)
 	}
-	tool := run.direct[name]
+	def := run.direct[name]
 	if !run.active && !run.searching {
-		tool = run.all[name]
+		def = run.all[name]
 	}
-	if tool == nil || tool.Execute == nil {
-		return ToolResult{}, fmt.Errorf("tool %q is not a model-visible tool of this run", name)
+	if def == nil || def.Execute == nil {
+		return tool.Result{}, fmt.Errorf("tool %q is not a model-visible tool of this run", name)
 	}
-	ev := ToolEvent{ToolKind: ToolKindDirect, ToolName: name, CallID: callID, Input: args, Scope: run.opts.Scope}
-	return run.invoke(ctx, tool, &ev)
+	ev := tool.Event{ToolKind: tool.KindDirect, ToolName: name, CallID: callID, Input: args, Scope: run.opts.Scope}
+	return run.invoke(ctx, def, &ev)
 }
 
 // invoke applies hooks, approval and the output contract around one call.
-func (run *Run) invoke(ctx context.Context, tool *Tool, ev *ToolEvent) (res ToolResult, err error) {
+func (run *Run) invoke(ctx context.Context, def *tool.Tool, ev *tool.Event) (res tool.Result, err error) {
 	hooks, id := run.rt.hooks, ev.ToolID
 	if id == "" {
 		id = ev.ToolName
@@ -109,34 +110,34 @@ func (run *Run) invoke(ctx context.Context, tool *Tool, ev *ToolEvent) (res Tool
 	if hooks.BeforeToolCall != nil {
 		d := hooks.BeforeToolCall(ctx, *ev)
 		if d.Block {
-			return ToolResult{}, blocked(id, d.Reason)
+			return tool.Result{}, blocked(id, d.Reason)
 		}
 		if d.Input != nil {
 			ev.Input = d.Input
 		}
 	}
-	if run.approval[tool] {
+	if run.approval[def] {
 		if hooks.Approve == nil {
-			return ToolResult{}, blocked(id, "approval required but no approver is configured")
+			return tool.Result{}, blocked(id, "approval required but no approver is configured")
 		}
 		ok, reason, err := hooks.Approve(ctx, *ev)
 		switch {
 		case err != nil:
-			return ToolResult{}, blocked(id, "approval failed: "+err.Error())
+			return tool.Result{}, blocked(id, "approval failed: "+err.Error())
 		case !ok:
 			if reason == "" {
 				reason = "approval denied"
 			}
-			return ToolResult{}, blocked(id, reason)
+			return tool.Result{}, blocked(id, reason)
 		}
 	}
 	var k *contract
-	if tool.MCPServer == "" && !run.clientTool(tool) && len(tool.OutputSchema) > 0 {
-		if k = run.rt.outputs.get(id, tool.OutputSchema); k.err != nil {
-			return ToolResult{}, fmt.Errorf("Tool %q has an invalid outputSchema.", id)
+	if def.MCPServer == "" && !run.clientTool(def) && len(def.OutputSchema) > 0 {
+		if k = run.rt.outputs.get(id, def.OutputSchema); k.err != nil {
+			return tool.Result{}, fmt.Errorf("Tool %q has an invalid outputSchema.", id)
 		}
 	}
-	res, err = tool.Execute(ctx, Call{ID: ev.CallID, ToolID: ev.ToolID, Input: ev.Input, Scope: run.opts.Scope, ParentCallID: ev.ParentCallID})
+	res, err = def.Execute(ctx, tool.Call{ID: ev.CallID, ToolID: ev.ToolID, Input: ev.Input, Scope: run.opts.Scope, ParentCallID: ev.ParentCallID})
 	if hooks.AfterToolCall != nil {
 		hooks.AfterToolCall(ctx, *ev, res, err)
 	}

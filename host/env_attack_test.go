@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed11a79d2d/codemode/tool"
 	"go.uber.org/goleak"
 )
 
@@ -198,7 +199,7 @@ func TestAttackStoreOtherScopes(t *testing.T) {
 	if r := exec(t, prepare(t, rt, RunOptions{Scope: session1}), `await store("secret", 42); return 1`); r.Status != StatusCompleted {
 		t.Fatalf("%+v", r)
 	}
-	for _, sc := range []Scope{
+	for _, sc := range []tool.Scope{
 		{AgentID: "a", SessionKey: "s1", SessionID: "s2", RunID: "r"},
 		{AgentID: "a", SessionKey: "s2", SessionID: "s1", RunID: "r"},
 		{AgentID: "a", SessionKey: "", SessionID: "s1", RunID: "r"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,7 @@ func TestTimersHaveTheirOwnBound(t *testing.T) {
 	}
 }
 
-var session1 = Scope{AgentID: "a", SessionKey: "s1", SessionID: "s1", RunID: "r1"}
+var session1 = tool.Scope{AgentID: "a", SessionKey: "s1", SessionID: "s1", RunID: "r1"}
 
 func TestStoreAndLoadKeepStateAcrossCellsOfASession(t *testing.T) {
 	rt := newRuntime(t, `true`, shipments())
@@ -102,12 +103,12 @@ func TestStoreAndLoadKeepStateAcrossCellsOfASession(t *testing.T) {
 	if r := exec(t, run, `store("unawaited", [1, 2]); await store("k", {a: 1}); await store("gone", 1); await store("gone", undefined); return 1`); r.Status != StatusCompleted {
 		t.Fatalf("%+v", r)
 	}
-	later := prepare(t, rt, RunOptions{Scope: Scope{AgentID: "a", SessionKey: "s1", SessionID: "s1", RunID: "r2"}})
+	later := prepare(t, rt, RunOptions{Scope: tool.Scope{AgentID: "a", SessionKey: "s1", SessionID: "s1", RunID: "r2"}})
 	r := exec(t, later, `return [await load("k"), await load("unawaited"), typeof (await load("gone")), typeof (await load("never"))]`)
 	if r.Status != StatusCompleted || string(r.Value) != `[{"a":1},[1,2],"undefined","undefined"]` {
 		t.Fatalf("%+v", r)
 	}
-	other := prepare(t, rt, RunOptions{Scope: Scope{AgentID: "a", SessionKey: "s2", SessionID: "s2", RunID: "r3"}})
+	other := prepare(t, rt, RunOptions{Scope: tool.Scope{AgentID: "a", SessionKey: "s2", SessionID: "s2", RunID: "r3"}})
 	if r := exec(t, other, `return typeof (await load("k"))`); string(r.Value) != `"undefined"` {
 		t.Fatalf("another session reads the state: %+v", r)
 	}
@@ -274,13 +275,13 @@ func TestWaitRefusesABlankRunID(t *testing.T) {
 // took to make it; one that a loaded machine delivers later still parks.
 func TestLateResultParksInsteadOfResuming(t *testing.T) {
 	var deadline time.Time
-	late := Tool{Name: "late", Description: "answers just before the leg's deadline",
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	late := tool.Tool{Name: "late", Description: "answers just before the leg's deadline",
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			select {
 			case <-time.After(time.Until(deadline.Add(-100 * time.Millisecond))):
 			case <-ctx.Done():
 			}
-			return ToolResult{Details: "done"}, nil
+			return tool.Result{Details: "done"}, nil
 		}}
 	run := prepare(t, newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d}`, parkTimeoutMs), late), RunOptions{})
 	deadline = time.Now().Add(parkTimeoutMs * time.Millisecond) // the exec's deadline is no earlier
@@ -297,13 +298,13 @@ func TestLateResultParksInsteadOfResuming(t *testing.T) {
 // flight waits for the call, but its interval stops at the return, and a
 // timer a call's callback asks for afterwards never fires.
 func TestReturnEndsTimersBesideCallsInFlight(t *testing.T) {
-	nap := Tool{Name: "nap", Description: "sleeps 300 ms",
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	nap := tool.Tool{Name: "nap", Description: "sleeps 300 ms",
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			select {
 			case <-time.After(300 * time.Millisecond):
 			case <-ctx.Done():
 			}
-			return ToolResult{Details: "rested"}, nil
+			return tool.Result{Details: "rested"}, nil
 		}}
 	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 30000}`, nap), RunOptions{})
 	r := exec(t, run, `

@@ -6,30 +6,31 @@ import (
 	"fmt"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // A Go program registers its tools, prepares a run and hands exec and wait to
 // its model; here the "model" is one fixed cell.
 func Example() {
 	ctx := context.Background()
-	add := host.Tool{
+	add := tool.Tool{
 		Name:        "add",
 		Description: "Add two numbers.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
-		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
+		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
 			var in struct{ A, B float64 }
 			if err := json.Unmarshal(call.Input, &in); err != nil {
-				return host.ToolResult{}, err
+				return tool.Result{}, err
 			}
-			return host.ToolResult{Details: in.A + in.B}, nil
+			return tool.Result{Details: in.A + in.B}, nil
 		},
 	}
-	rt, err := host.New(ctx, &host.Options{Tools: []host.Tool{add}, Config: json.RawMessage(`true`)})
+	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{add}, Config: json.RawMessage(`true`)})
 	if err != nil {
 		panic(err)
 	}
 	defer rt.Close(ctx)
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: "a", SessionID: "s", RunID: "r"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{AgentID: "a", SessionID: "s", RunID: "r"}})
 	if err != nil {
 		panic(err)
 	}
@@ -47,11 +48,11 @@ func Example() {
 // A cell that waits on a slow tool suspends; wait resumes it.
 func ExampleRun_Wait() {
 	ctx := context.Background()
-	rt, _ := host.New(ctx, &host.Options{Config: json.RawMessage(`true`), Tools: []host.Tool{{
-		Name: "noop", Execute: func(context.Context, host.Call) (host.ToolResult, error) { return host.ToolResult{}, nil },
+	rt, _ := host.New(ctx, &host.Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{{
+		Name: "noop", Execute: func(context.Context, tool.Call) (tool.Result, error) { return tool.Result{}, nil },
 	}}})
 	defer rt.Close(ctx)
-	run, _ := rt.Prepare(host.RunOptions{Scope: host.Scope{SessionID: "s", RunID: "r"}})
+	run, _ := rt.Prepare(host.RunOptions{Scope: tool.Scope{SessionID: "s", RunID: "r"}})
 	r := run.Exec(ctx, "call_1", json.RawMessage(`{"code": "text('asked'); await yield_control('need input'); return 'resumed'"}`))
 	fmt.Println(r.Status, r.Reason, r.Output[0].Text)
 	id, _ := json.Marshal(map[string]string{"runId": r.RunID})

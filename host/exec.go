@@ -15,6 +15,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host/internal/source"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // state is one code-mode run across its exec and wait legs. Its fields are
@@ -280,16 +281,16 @@ func (run *Run) Exec(ctx context.Context, callID string, args json.RawMessage) R
 // cell runs an exec, or with once a tool_search_code call, whose cell
 // never parks.
 func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, once bool) Result {
-	kind, name := ToolKindCodeModeExec, "exec"
+	kind, name := tool.KindCodeModeExec, "exec"
 	if once {
-		kind, name = ToolKindToolSearch, "tool_search_code"
+		kind, name = tool.KindToolSearch, "tool_search_code"
 	}
 	in, err := source.ParseInput(args)
 	if err != nil {
 		return run.inputFailure(err)
 	}
 	if before := run.rt.hooks.BeforeToolCall; before != nil {
-		d := before(ctx, ToolEvent{ToolKind: kind, ToolInputKind: in.Language, ToolName: name,
+		d := before(ctx, tool.Event{ToolKind: kind, ToolInputKind: in.Language, ToolName: name,
 			CallID: callID, Input: args, Scope: run.opts.Scope})
 		if d.Block {
 			return run.failed(abi.CodeInvalidInput, "blocked", name+" was blocked before execution: "+d.Reason)

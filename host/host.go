@@ -21,75 +21,19 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 //go:embed prelude.js
 var preludeJS string
 
-// Tool is a tool a Go program registers, or a client tool supplied per run.
-type Tool struct {
-	Name        string
-	Label       string
-	Description string
-	// Plugin is the owning plugin id; empty for core tools. For client tools
-	// it is the owner named in the catalog id ("client" when empty).
-	Plugin string
-	// MCPServer names the downstream MCP server of an MCP tool; its Execute
-	// returns the MCP result {content, structuredContent?, isError?} as
-	// Details. MCP tools are reached only through the guest's MCP namespace.
-	MCPServer    string
-	InputSchema  json.RawMessage
-	OutputSchema json.RawMessage
-	// Annotations are an MCP tool's annotations (readOnlyHint,
-	// destructiveHint, ...) as JSON, passed on with the tool when it is
-	// model-visible.
-	Annotations json.RawMessage
-	// ReplaySafe marks a read-only tool a restart-safe run may call. It
-	// counts for core and plugin tools only. A core tool (no Plugin, no
-	// MCPServer, not a client tool) whose name is on the audited read-only
-	// list is replay-safe without it; the list is
-	// [github.com/seed11a79d2d/codemode/catalog.AuditedReplaySafe].
-	ReplaySafe bool
-	// DirectOnly tools stay visible to the model and are never catalogued.
-	DirectOnly bool
-	// RequireApproval sends every call through [Hooks.Approve] first.
-	RequireApproval bool
-	// Execute runs the tool. It must honour ctx cancellation.
-	Execute func(ctx context.Context, call Call) (ToolResult, error)
-}
-
-// Call is one nested tool call as its executor sees it.
-type Call struct {
-	ID     string // nested tool-call id, unique within the run
-	ToolID string // exact catalog id
-	Input  json.RawMessage
-	Scope  Scope
-	// ParentCallID is the model's tool-call id of the exec that made the call.
-	ParentCallID string
-}
-
-// ToolResult is what a tool returns: content blocks for a model and the
-// JSON-compatible details a cell receives from tools.callValue.
-type ToolResult struct {
-	Content []json.RawMessage `json:"content,omitempty"`
-	Details any               `json:"details,omitempty"`
-}
-
-// Scope identifies the run a Run belongs to; wait refuses callers of another.
-type Scope struct {
-	AgentID    string
-	SessionKey string
-	SessionID  string
-	RunID      string
-}
-
 // Options configure a [Runtime]. A nil *Options means no tools and code mode
 // off.
 type Options struct {
 	// Tools are core and plugin tools, in registration order.
-	Tools []Tool
+	Tools []tool.Tool
 	// Sources add tools to every run, after Tools (for example MCP servers).
-	Sources []Source
+	Sources []tool.Source
 	// Config is the tools.codeMode value (true, false or an object); Agent is
 	// an optional per-agent override merged over it.
 	Config json.RawMessage
@@ -104,7 +48,7 @@ type Options struct {
 	// Logger receives configuration warnings and debug output.
 	Logger *slog.Logger
 	// Hooks see every call: the exec call itself and each nested call.
-	Hooks Hooks
+	Hooks tool.Hooks
 	// MaxRunningCells bounds the cells that hold an engine instance at once
 	// (running, or awaiting their tools within the deadline); more queue
 	// until a slot frees or their deadline passes. Zero means
@@ -150,8 +94,8 @@ type Runtime struct {
 	// mode's, or Tool Search's when only it is on. A runtime serves one of
 	// the two: code mode wins where both could be active.
 	bounds     Config
-	tools      []Tool
-	sources    []Source
+	tools      []tool.Tool
+	sources    []tool.Source
 	engine     abi.Engine
 	ownEng     bool
 	logger     *slog.Logger
@@ -165,7 +109,7 @@ type Runtime struct {
 	swarm      SwarmConfig
 	agents     Agents
 	debug      debugMode
-	hooks      Hooks
+	hooks      tool.Hooks
 	outputs    contracts
 	workers    *workers
 	slots      *slots        // see admit
@@ -282,9 +226,9 @@ func (r *Runtime) Close(ctx context.Context) error {
 
 // RunOptions describe one model run.
 type RunOptions struct {
-	Scope Scope
+	Scope tool.Scope
 	// ClientTools are supplied by the caller for this run only.
-	ClientTools []Tool
+	ClientTools []tool.Tool
 	// DisableTools marks a run that intentionally has no tools.
 	DisableTools bool
 	// TurnID is the assistant turn the run's exec calls come from; it enters

@@ -9,18 +9,19 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
-var scope = Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
+var scope = tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
 
 // shipments is a core tool with a closed output schema.
-func shipments() Tool {
-	return Tool{
+func shipments() tool.Tool {
+	return tool.Tool{
 		Name: "shipping_list", Description: "List shipments with their payment state and weight.",
 		InputSchema:  json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"paid":{"type":"boolean"},"tons":{"type":"number"}},"required":["id","paid","tons"],"additionalProperties":false}}`),
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-			return ToolResult{Details: []map[string]any{{"id": "a", "paid": false, "tons": 12}, {"id": "b", "paid": true, "tons": 30}, {"id": "c", "paid": false, "tons": 3}}}, nil
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+			return tool.Result{Details: []map[string]any{{"id": "a", "paid": false, "tons": 12}, {"id": "b", "paid": true, "tons": 30}, {"id": "c", "paid": false, "tons": 3}}}, nil
 		},
 	}
 }
@@ -39,24 +40,24 @@ func newGate() *gate {
 
 func (g *gate) open() { g.once.Do(func() { close(g.release) }) }
 
-func (g *gate) tool() Tool {
-	return Tool{Name: "slow_echo", Plugin: "demo", Description: "Echo after a while.",
+func (g *gate) tool() tool.Tool {
+	return tool.Tool{Name: "slow_echo", Plugin: "demo", Description: "Echo after a while.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"v":{"type":"number"}}}`),
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			g.calls <- c.Input
 			select {
 			case <-g.release:
 			case <-ctx.Done():
 				g.cancelled <- struct{}{}
-				return ToolResult{}, ctx.Err()
+				return tool.Result{}, ctx.Err()
 			}
 			var in map[string]any
 			json.Unmarshal(c.Input, &in)
-			return ToolResult{Details: in}, nil
+			return tool.Result{Details: in}, nil
 		}}
 }
 
-func newRuntime(t testing.TB, config string, tools ...Tool) *Runtime {
+func newRuntime(t testing.TB, config string, tools ...tool.Tool) *Runtime {
 	t.Helper()
 	return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config)})
 }
@@ -73,7 +74,7 @@ func newRuntimeWith(t testing.TB, o *Options) *Runtime {
 
 func prepare(t testing.TB, rt *Runtime, opts RunOptions) *Run {
 	t.Helper()
-	if opts.Scope == (Scope{}) {
+	if opts.Scope == (tool.Scope{}) {
 		opts.Scope = scope
 	}
 	run, err := rt.Prepare(opts)
@@ -115,8 +116,8 @@ func TestDisabledConfigLeavesToolExposureUnchanged(t *testing.T) {
 }
 
 func TestEnabledConfigExposesExecWaitAndDirectOnlyTools(t *testing.T) {
-	image := Tool{Name: "image", DirectOnly: true, Description: "Load an image."}
-	search := Tool{Name: "tool_search", Execute: shipments().Execute}
+	image := tool.Tool{Name: "image", DirectOnly: true, Description: "Load an image."}
+	search := tool.Tool{Name: "tool_search", Execute: shipments().Execute}
 	rt := newRuntime(t, `true`, shipments(), image, search)
 	run := prepare(t, rt, RunOptions{})
 	if got := names(run.Tools()); got != "exec,wait,image" {
@@ -137,8 +138,8 @@ func TestEnabledConfigExposesExecWaitAndDirectOnlyTools(t *testing.T) {
 // Direct-only tools cannot put a second exec or wait, or a Tool Search
 // control, on the surface: exec and wait are catalogued, the controls dropped.
 func TestDirectOnlyControlNamesStayOffTheSurface(t *testing.T) {
-	direct := func(name string) Tool {
-		return Tool{Name: name, DirectOnly: true, Execute: shipments().Execute}
+	direct := func(name string) tool.Tool {
+		return tool.Tool{Name: name, DirectOnly: true, Execute: shipments().Execute}
 	}
 	rt := newRuntime(t, `true`, shipments(), direct("exec"), direct("wait"), direct("tool_search"), direct("tool_call"), direct("image"))
 	run := prepare(t, rt, RunOptions{})
@@ -176,7 +177,7 @@ func TestNoToolRunsDoNotActivate(t *testing.T) {
 	if run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{DisableTools: true}); run.Active() {
 		t.Fatal("disableTools activated code mode")
 	}
-	if run := prepare(t, newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Policy: Policy{Allow: []string{}}}), RunOptions{}); run.Active() {
+	if run := prepare(t, newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments()}, Policy: Policy{Allow: []string{}}}), RunOptions{}); run.Active() {
 		t.Fatal("an empty allow list activated code mode")
 	}
 	if run := prepare(t, newRuntime(t, `true`), RunOptions{}); run.Active() {
@@ -185,7 +186,7 @@ func TestNoToolRunsDoNotActivate(t *testing.T) {
 }
 
 func TestDeniedToolsAreAbsentAndCannotBeCalled(t *testing.T) {
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), {Name: "secret", Execute: shipments().Execute}},
+	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments(), {Name: "secret", Execute: shipments().Execute}},
 		Policy: Policy{Deny: []string{"secret"}}})
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `
@@ -198,9 +199,9 @@ func TestDeniedToolsAreAbsentAndCannotBeCalled(t *testing.T) {
 
 func TestCatalogHelpersWork(t *testing.T) {
 	rt := newRuntime(t, `true`, shipments())
-	run := prepare(t, rt, RunOptions{ClientTools: []Tool{{Name: "select_file", Plugin: "app",
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-			return ToolResult{Content: []json.RawMessage{json.RawMessage(`{"type":"text","text":"ok"}`)}, Details: map[string]any{"path": "/tmp/x"}}, nil
+	run := prepare(t, rt, RunOptions{ClientTools: []tool.Tool{{Name: "select_file", Plugin: "app",
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+			return tool.Result{Content: []json.RawMessage{json.RawMessage(`{"type":"text","text":"ok"}`)}, Details: map[string]any{"path": "/tmp/x"}}, nil
 		}}}})
 	r := exec(t, run, `
 		const [s] = await tools.search("list shipments");
@@ -257,8 +258,8 @@ func TestControlToolsAreUnreachableFromGuest(t *testing.T) {
 }
 
 func TestShellExecIsCataloguedAndCallableByID(t *testing.T) {
-	shell := Tool{Name: "exec", Description: "Run a shell command.", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: "ran"}, nil
+	shell := tool.Tool{Name: "exec", Description: "Run a shell command.", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: "ran"}, nil
 	}}
 	rt := newRuntime(t, `true`, shell, shipments())
 	run := prepare(t, rt, RunOptions{})

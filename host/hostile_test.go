@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // TestHostileCells: each gets a clear failed (or bounded) result and the host
 // stays healthy: a trivial cell still runs afterwards.
 func TestHostileCells(t *testing.T) {
-	counter := Tool{Name: "count", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: 1}, nil
+	counter := tool.Tool{Name: "count", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: 1}, nil
 	}}
 	rt := newRuntime(t, fmt.Sprintf(`{"enabled": true, "timeoutMs": %d, "memoryLimitBytes": 4194304, "maxOutputBytes": 4096}`, roomyTimeoutMs), counter)
 	run := prepare(t, rt, RunOptions{})
@@ -94,10 +95,10 @@ func TestNonJSONReturnValues(t *testing.T) {
 }
 
 func TestToolErrorsAreCatchablePlainErrors(t *testing.T) {
-	boom := Tool{Name: "boom", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{}, context.DeadlineExceeded
+	boom := tool.Tool{Name: "boom", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{}, context.DeadlineExceeded
 	}}
-	panics := Tool{Name: "panics", Execute: func(ctx context.Context, c Call) (ToolResult, error) { panic("bad tool") }}
+	panics := tool.Tool{Name: "panics", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { panic("bad tool") }}
 	run := prepare(t, newRuntime(t, `true`, boom, panics), RunOptions{})
 	r := exec(t, run, `
 		const out = [];
@@ -159,7 +160,7 @@ func TestLegThatNeverReturnsIsBounded(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100}`),
-		Tools: []Tool{shipments()}, Engine: stuckEngine{release: release}})
+		Tools: []tool.Tool{shipments()}, Engine: stuckEngine{release: release}})
 	if err != nil {
 		t.Fatal(err)
 	}

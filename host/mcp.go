@@ -8,32 +8,8 @@ import (
 	"slices"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
-
-// Source supplies tools to every prepared run, for example the tools of
-// downstream MCP servers.
-type Source interface {
-	Tools() []Tool
-	// Version changes whenever Tools would return another list (an MCP
-	// tools/list_changed, a server that reconnects), once Tools returns the
-	// new list. The Runtime reads it on each Prepare and reads Tools, and
-	// builds its table anew, only when it moved; a source whose tools never
-	// change returns a constant.
-	Version() uint64
-}
-
-// MCPSource is a [Source] of MCP server tools (tools with MCPServer set) that
-// also serves those servers' resources and prompts.
-type MCPSource interface {
-	Source
-	// MCPRequest runs method ("resources/list", "resources/read",
-	// "resources/templates/list", "prompts/list" or "prompts/get") with JSON params on the named server.
-	// It returns ErrUnknownServer for a server it does not own.
-	MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error)
-}
-
-// ErrUnknownServer is returned by an [MCPSource] for a server it does not own.
-var ErrUnknownServer = errors.New("unknown MCP server")
 
 // mcpMethods are the MCP requests a cell makes through MCP.<server>.resources
 // and MCP.<server>.prompts. Each, on each server, is an operation with the
@@ -110,14 +86,14 @@ func (t *table) indexMCPOperations(p *Policy) {
 
 // mcpOperation is the executable tool of one operation: its result is the
 // MCP result as details, like an MCP tool's.
-func mcpOperation(src MCPSource, server, method string) *Tool {
-	return &Tool{Name: method, MCPServer: server,
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+func mcpOperation(src tool.MCPSource, server, method string) *tool.Tool {
+	return &tool.Tool{Name: method, MCPServer: server,
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			v, err := src.MCPRequest(ctx, server, method, c.Input)
-			if errors.Is(err, ErrUnknownServer) {
+			if errors.Is(err, tool.ErrUnknownServer) {
 				err = fmt.Errorf("MCP server %s does not serve %s", server, method)
 			}
-			return ToolResult{Details: v}, err
+			return tool.Result{Details: v}, err
 		}}
 }
 
@@ -136,25 +112,25 @@ func (run *Run) MCPServers() []string {
 	return out
 }
 
-// MCPRequest runs one resource or prompt operation (an [MCPSource]'s
+// MCPRequest runs one resource or prompt operation (an [tool.MCPSource]'s
 // method) on a server for the model's client directly, as the MCP result.
-// The policy and hooks apply as to a cell's operation (ToolKindDirect, tool
+// The policy and hooks apply as to a cell's operation (tool.KindDirect, tool
 // id mcp:<server>:<method>); an operation the policy refused is an error.
 func (run *Run) MCPRequest(ctx context.Context, callID, server, method string, params json.RawMessage) (any, error) {
-	tool, id, err := run.operation(server, method)
+	def, id, err := run.operation(server, method)
 	if err != nil {
 		return nil, err
 	}
-	ev := ToolEvent{ToolKind: ToolKindDirect, ToolName: method, ToolID: id, MCPMethod: method, CallID: callID, Input: orEmpty(params), Scope: run.opts.Scope}
-	res, err := run.invoke(ctx, tool, &ev)
+	ev := tool.Event{ToolKind: tool.KindDirect, ToolName: method, ToolID: id, MCPMethod: method, CallID: callID, Input: orEmpty(params), Scope: run.opts.Scope}
+	res, err := run.invoke(ctx, def, &ev)
 	return res.Details, err
 }
 
-// ServesMCP reports whether the runtime has an [MCPSource], whose servers'
+// ServesMCP reports whether the runtime has an [tool.MCPSource], whose servers'
 // resources and prompts a server of its surface can offer.
 func (r *Runtime) ServesMCP() bool {
 	for _, s := range r.sources {
-		if _, ok := s.(MCPSource); ok {
+		if _, ok := s.(tool.MCPSource); ok {
 			return true
 		}
 	}

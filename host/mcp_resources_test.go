@@ -14,6 +14,7 @@ import (
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // docsClient connects the demo's in-process docs server (the tool
@@ -37,14 +38,14 @@ func docsClient(t *testing.T) *mcp.Client {
 	return c
 }
 
-func docsRun(t *testing.T, src host.Source, hooks host.Hooks, policy host.Policy, opts host.RunOptions) *host.Run {
+func docsRun(t *testing.T, src tool.Source, hooks tool.Hooks, policy host.Policy, opts host.RunOptions) *host.Run {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{src}, Hooks: hooks, Policy: policy})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{src}, Hooks: hooks, Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	opts.Scope = host.Scope{SessionKey: "sk", SessionID: "s", RunID: "r"}
+	opts.Scope = tool.Scope{SessionKey: "sk", SessionID: "s", RunID: "r"}
 	run, err := rt.Prepare(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +101,7 @@ func TestMCPResourcesFollowAllowAndDeny(t *testing.T) {
 			[]string{"resources.list", "prompts.list", "prompts.get"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			run := docsRun(t, c, host.Hooks{}, host.Policy{Allow: tc.allow, Deny: tc.deny}, host.RunOptions{})
+			run := docsRun(t, c, tool.Hooks{}, host.Policy{Allow: tc.allow, Deny: tc.deny}, host.RunOptions{})
 			_, out := execDocs(t, run, everyOperation)
 			for _, k := range []string{"tool", "resources.list", "resources.read", "prompts.list", "prompts.get"} {
 				want := "ok"
@@ -135,14 +136,14 @@ func (s *countingSource) MCPRequest(ctx context.Context, server, method string, 
 func TestMCPResourcesPassBeforeHooks(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
-	hooks := host.Hooks{BeforeToolCall: func(ctx context.Context, e host.ToolEvent) host.Decision {
-		if e.ToolKind == host.ToolKindCodeModeExec {
-			return host.Decision{}
+	hooks := tool.Hooks{BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
+		if e.ToolKind == tool.KindCodeModeExec {
+			return tool.Decision{}
 		}
 		mu.Lock()
 		seen = append(seen, fmt.Sprintf("%s %s %s %q %s", e.ToolKind, e.ToolName, e.ToolID, e.MCPMethod, e.Input))
 		mu.Unlock()
-		return host.Decision{Block: true, Reason: "frozen"}
+		return tool.Decision{Block: true, Reason: "frozen"}
 	}}
 	src := countingSource{Client: docsClient(t)}
 	run := docsRun(t, &src, hooks, host.Policy{}, host.RunOptions{})
@@ -175,7 +176,7 @@ func TestMCPResourcesInTrajectoryAndCallCount(t *testing.T) {
 	var mu sync.Mutex
 	var calls []host.NestedCall
 	var after []string
-	hooks := host.Hooks{AfterToolCall: func(ctx context.Context, e host.ToolEvent, r host.ToolResult, err error) {
+	hooks := tool.Hooks{AfterToolCall: func(ctx context.Context, e tool.Event, r tool.Result, err error) {
 		mu.Lock()
 		after = append(after, e.MCPMethod)
 		mu.Unlock()
@@ -218,7 +219,7 @@ func TestMCPResourcesInTrajectoryAndCallCount(t *testing.T) {
 func TestMCPResourcesPolicyAndApproval(t *testing.T) {
 	var mu sync.Mutex
 	var asked []string
-	hooks := host.Hooks{Approve: func(ctx context.Context, e host.ToolEvent) (bool, string, error) {
+	hooks := tool.Hooks{Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
 		mu.Lock()
 		asked = append(asked, e.ToolID+" "+e.MCPMethod)
 		mu.Unlock()
@@ -249,12 +250,12 @@ type oddSource struct{ toolRan bool }
 
 func (s *oddSource) Version() uint64 { return 0 }
 
-func (s *oddSource) Tools() []host.Tool {
-	run := func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+func (s *oddSource) Tools() []tool.Tool {
+	run := func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		s.toolRan = true
-		return host.ToolResult{Details: "the tool"}, nil
+		return tool.Result{Details: "the tool"}, nil
 	}
-	return []host.Tool{
+	return []tool.Tool{
 		{Name: "resources/read", MCPServer: "odd", Execute: run},
 		{Name: "ping", MCPServer: "odd", Execute: run},
 	}
@@ -262,7 +263,7 @@ func (s *oddSource) Tools() []host.Tool {
 
 func (s *oddSource) MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error) {
 	if server != "odd" {
-		return nil, host.ErrUnknownServer
+		return nil, tool.ErrUnknownServer
 	}
 	return "the operation " + method, nil
 }
@@ -272,7 +273,7 @@ func (s *oddSource) MCPRequest(ctx context.Context, server, method string, param
 // operation only.
 func TestMCPToolNamedLikeAnOperationIsDropped(t *testing.T) {
 	src := &oddSource{}
-	run := docsRun(t, src, host.Hooks{}, host.Policy{}, host.RunOptions{})
+	run := docsRun(t, src, tool.Hooks{}, host.Policy{}, host.RunOptions{})
 	if _, ok := run.Catalog().Lookup("mcp:odd:resources/read"); ok {
 		t.Fatal("the tool resources/read is catalogued")
 	}

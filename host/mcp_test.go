@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"testing"
 )
@@ -13,30 +14,30 @@ type fakeMCP struct{ calls []string }
 
 func (f *fakeMCP) Version() uint64 { return 0 }
 
-func (f *fakeMCP) Tools() []Tool {
-	return []Tool{{
+func (f *fakeMCP) Tools() []tool.Tool {
+	return []tool.Tool{{
 		Name: "search_docs", MCPServer: "docs", Description: "Search the docs.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"number","default":3}},"required":["query"]}`),
-		Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			f.calls = append(f.calls, string(c.Input))
 			if strings.Contains(string(c.Input), "fail") {
-				return ToolResult{Details: map[string]any{"content": []any{map[string]any{"type": "text", "text": "no such doc"}}, "isError": true}}, nil
+				return tool.Result{Details: map[string]any{"content": []any{map[string]any{"type": "text", "text": "no such doc"}}, "isError": true}}, nil
 			}
-			return ToolResult{Details: map[string]any{"content": []any{map[string]any{"type": "text", "text": "found"}}, "structuredContent": map[string]any{"input": json.RawMessage(c.Input)}}}, nil
+			return tool.Result{Details: map[string]any{"content": []any{map[string]any{"type": "text", "text": "found"}}, "structuredContent": map[string]any{"input": json.RawMessage(c.Input)}}}, nil
 		},
 	}}
 }
 
 func (f *fakeMCP) MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error) {
 	if server != "docs" {
-		return nil, ErrUnknownServer
+		return nil, tool.ErrUnknownServer
 	}
 	return map[string]any{"method": method, "params": params}, nil
 }
 
 // mcpRun prepares a run on a runtime with src and the shipments tool.
 func mcpRun(t *testing.T, src *fakeMCP) *Run {
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Sources: []Source{src}})
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments()}, Sources: []tool.Source{src}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestMCPNamespace(t *testing.T) {
 // A refused operation has no nested call id of its own: like a denied tool's
 // call, it is named after the bridge operation.
 func TestRefusedMCPOperationCallName(t *testing.T) {
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []Source{&fakeMCP{}}, Policy: Policy{Deny: []string{"resources/read"}}})
+	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{&fakeMCP{}}, Policy: Policy{Deny: []string{"resources/read"}}})
 	run := prepare(t, rt, RunOptions{})
 	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
 		t.Errorf("refused: %s", got)
@@ -118,7 +119,7 @@ func TestRefusedMCPOperationCallName(t *testing.T) {
 // global, listed first beside the plugin namespaces; without them namespaces
 // has no MCP member (the namespace tests check an empty one).
 func TestNamespacesHoldMCP(t *testing.T) {
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: trackerTools(nil), Sources: []Source{&fakeMCP{}}})
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: trackerTools(nil), Sources: []tool.Source{&fakeMCP{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,10 +133,10 @@ func TestNamespacesHoldMCP(t *testing.T) {
 	}
 }
 
-// toolSource is a [Source] of fixed tools.
-type toolSource []Tool
+// toolSource is a [tool.Source] of fixed tools.
+type toolSource []tool.Tool
 
-func (s toolSource) Tools() []Tool { return s }
+func (s toolSource) Tools() []tool.Tool { return s }
 
 func (s toolSource) Version() uint64 { return 0 }
 
@@ -143,11 +144,11 @@ func (s toolSource) Version() uint64 { return 0 }
 // with "argument" for one and "arguments" for more; a default fills a key.
 func TestMissingMCPArguments(t *testing.T) {
 	called := 0
-	geo := Tool{Name: "route", MCPServer: "maps", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	geo := tool.Tool{Name: "route", MCPServer: "maps", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		called++
-		return ToolResult{Details: map[string]any{"content": []any{}}}, nil
+		return tool.Result{Details: map[string]any{"content": []any{}}}, nil
 	}, InputSchema: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"mode":{"type":"string","default":"walk"}},"required":["from","to","mode"]}`)}
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{toolSource{geo}}})
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{toolSource{geo}}})
 	if err != nil {
 		t.Fatal(err)
 	}

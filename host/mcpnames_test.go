@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // namesMCP serves tools named as real MCP servers name them: snake_case,
@@ -20,26 +21,26 @@ type namesMCP struct{}
 
 func (namesMCP) Version() uint64 { return 0 }
 
-func (namesMCP) Tools() []Tool {
-	answer := func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: map[string]any{"content": []any{}, "structuredContent": map[string]any{"id": c.ToolID, "input": json.RawMessage(c.Input)}}}, nil
+func (namesMCP) Tools() []tool.Tool {
+	answer := func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: map[string]any{"content": []any{}, "structuredContent": map[string]any{"id": c.ToolID, "input": json.RawMessage(c.Input)}}}, nil
 	}
-	var out []Tool
+	var out []tool.Tool
 	for server, names := range map[string][]string{
 		"memory":          {"read_graph", "search_nodes", "create_entities"},
 		"everything":      {"get-sum", "echo", "then"},
 		"chrome-devtools": {"take_screenshot"},
 	} {
 		for _, n := range names {
-			out = append(out, Tool{Name: n, MCPServer: server, Description: "The " + n + " tool.", Execute: answer})
+			out = append(out, tool.Tool{Name: n, MCPServer: server, Description: "The " + n + " tool.", Execute: answer})
 		}
 	}
 	return out
 }
 
-func namesRun(t *testing.T, policy Policy, hooks Hooks) *Run {
+func namesRun(t *testing.T, policy Policy, hooks tool.Hooks) *Run {
 	t.Helper()
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []Source{namesMCP{}}, Hooks: hooks, Policy: policy})
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{namesMCP{}}, Hooks: hooks, Policy: policy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +68,14 @@ func completed(t *testing.T, run *Run, src string) map[string]any {
 func TestMCPExactAndCamelNames(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
-	hooks := Hooks{BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
-		if e.ToolKind != ToolKindNested {
-			return Decision{}
+	hooks := tool.Hooks{BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
+		if e.ToolKind != tool.KindNested {
+			return tool.Decision{}
 		}
 		mu.Lock()
 		defer mu.Unlock()
 		seen = append(seen, e.ToolID)
-		return Decision{Block: e.ToolID == "mcp:memory:search_nodes", Reason: "no searching"}
+		return tool.Decision{Block: e.ToolID == "mcp:memory:search_nodes", Reason: "no searching"}
 	}}
 	run := namesRun(t, Policy{}, hooks)
 	out := completed(t, run, `
@@ -108,7 +109,7 @@ func TestMCPExactAndCamelNames(t *testing.T) {
 		t.Errorf("hooks saw %v", seen)
 	}
 	// A denied tool is gone by both names.
-	run = namesRun(t, Policy{Deny: []string{"read_graph"}}, Hooks{})
+	run = namesRun(t, Policy{Deny: []string{"read_graph"}}, tool.Hooks{})
 	out = completed(t, run, `return { exact: "read_graph" in MCP.memory, camel: "readGraph" in MCP.memory };`)
 	if out["exact"] != false || out["camel"] != false {
 		t.Errorf("denied tool still present: %v", out)
@@ -118,7 +119,7 @@ func TestMCPExactAndCamelNames(t *testing.T) {
 // A name that is not there fails when called, with the closest real names;
 // everything that only looks keeps working.
 func TestMissingNames(t *testing.T) {
-	run := namesRun(t, Policy{}, Hooks{})
+	run := namesRun(t, Policy{}, tool.Hooks{})
 	out := completed(t, run, `
 		const fails = async (f) => { try { await f(); return "no error"; } catch (e) { return e.name + ": " + e.message; } };
 		return {
@@ -199,7 +200,7 @@ func TestMissingNames(t *testing.T) {
 
 // A returned or thrown guarded object encodes as the plain object would.
 func TestGuardedObjectsAsValues(t *testing.T) {
-	run := namesRun(t, Policy{}, Hooks{})
+	run := namesRun(t, Policy{}, tool.Hooks{})
 	r := exec(t, run, `return MCP.memory;`)
 	if r.Status != StatusCompleted || string(r.Value) != `{"resources":{},"prompts":{}}` {
 		t.Errorf("return MCP.memory: %+v", r)
@@ -215,7 +216,7 @@ func TestGuardedObjectsAsValues(t *testing.T) {
 }
 
 func TestMCPSearchFromACell(t *testing.T) {
-	run := namesRun(t, Policy{}, Hooks{})
+	run := namesRun(t, Policy{}, tool.Hooks{})
 	out := completed(t, run, `
 		const [hit] = await MCP.$search("get sum");
 		const camel = await MCP.$search("takeScreenshot", { limit: 1 });
@@ -289,10 +290,10 @@ func TestProbeNamesAgree(t *testing.T) {
 // the names their code mentions, so a name they lack is resolved by the
 // host when called: a mistyped one is a rejected call naming the closest.
 func TestMissingNameInALargeCatalog(t *testing.T) {
-	var many []Tool
+	var many []tool.Tool
 	for i := range 3000 {
-		many = append(many, Tool{Name: fmt.Sprintf("list_records_of_kind_%04d", i), Plugin: "p",
-			Execute: func(ctx context.Context, c Call) (ToolResult, error) { return ToolResult{}, nil }})
+		many = append(many, tool.Tool{Name: fmt.Sprintf("list_records_of_kind_%04d", i), Plugin: "p",
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{}, nil }})
 	}
 	run := prepare(t, newRuntime(t, `{"enabled": true, "timeoutMs": 60000}`, many...), RunOptions{})
 	out := completed(t, run, `

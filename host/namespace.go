@@ -13,48 +13,12 @@ import (
 	"sync/atomic"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
-
-// Namespace is a plugin's concise domain API for cells, such as
-// Issues.list({ state: "open" }). Its callable members map onto the plugin's
-// own catalogued tools and run through the same executor as catalog calls.
-type Namespace struct {
-	ID          string
-	GlobalName  string // the guest global, also namespaces.<GlobalName>
-	Description string // appended to the exec description when visible
-	Prompt      string
-	// RequiredToolNames must all be in a run's catalog, owned by the
-	// registering plugin, for the namespace to be visible; callable members
-	// may target only these tools.
-	RequiredToolNames []string
-	// CreateScope builds the guest object for one exec: JSON values, slices,
-	// map[string]any and [NamespaceTool] markers. Other values become JSON
-	// (or strings); raw functions are refused.
-	CreateScope func(ctx context.Context, nc NamespaceContext) (any, error)
-}
-
-// NamespaceContext is the run context a scope is created with.
-type NamespaceContext struct {
-	Scope  Scope
-	Config Config
-}
-
-// NamespaceCallable marks a scope member as callable; see [NamespaceTool].
-type NamespaceCallable struct {
-	tool   string
-	mapper func(args []json.RawMessage) (json.RawMessage, error)
-}
-
-// NamespaceTool makes a callable scope member that calls the plugin's tool
-// named toolName. mapper turns the guest's arguments into the tool's input;
-// without one the first argument (or {}) is the input.
-func NamespaceTool(toolName string, mapper func(args []json.RawMessage) (json.RawMessage, error)) *NamespaceCallable {
-	return &NamespaceCallable{tool: toolName, mapper: mapper}
-}
 
 type registeredNamespace struct {
 	plugin string
-	ns     Namespace
+	ns     tool.Namespace
 	// serial tells this registration from a later one of the same id: a
 	// prepared run keeps a namespace only while its registration stands.
 	serial uint64
@@ -88,7 +52,7 @@ func init() {
 // a usable id, a JavaScript identifier for GlobalName that is neither a
 // reserved global nor an internal name, unique ids and global names, and at
 // least one required tool.
-func (r *Runtime) RegisterNamespace(pluginID string, ns Namespace) error {
+func (r *Runtime) RegisterNamespace(pluginID string, ns tool.Namespace) error {
 	switch {
 	case pluginID == "" || ns.ID == "":
 		return errors.New("register code mode namespace: plugin id and namespace id are required")
@@ -181,7 +145,7 @@ type nsRuntime map[string]*nsScope
 
 type nsScope struct {
 	v         visibleNamespace
-	callables map[string]*NamespaceCallable
+	callables map[string]*tool.NamespaceCallable
 }
 
 // createNamespaces builds the scope of every namespace visible to the run
@@ -198,11 +162,11 @@ func (run *Run) createNamespaces(ctx context.Context) (nsRuntime, []nsSetup, err
 		if !standing[v.serial] {
 			continue
 		}
-		scope, err := v.ns.CreateScope(ctx, NamespaceContext{Scope: run.opts.Scope, Config: run.rt.cfg})
+		scope, err := v.ns.CreateScope(ctx, tool.NamespaceContext{Scope: run.opts.Scope, Config: run.rt.cfg})
 		if err != nil {
 			return nil, nil, fmt.Errorf("code mode namespace %s: create scope: %w", v.ns.ID, err)
 		}
-		s := &nsScope{v: v, callables: map[string]*NamespaceCallable{}}
+		s := &nsScope{v: v, callables: map[string]*tool.NamespaceCallable{}}
 		d, err := s.serialize(reflect.ValueOf(scope), nil, map[uintptr]bool{})
 		if err != nil {
 			return nil, nil, err
@@ -227,7 +191,7 @@ func (s *nsScope) serialize(v reflect.Value, path []string, onPath map[uintptr]b
 	if !v.IsValid() || (v.Kind() == reflect.Interface || v.Kind() == reflect.Pointer || v.Kind() == reflect.Map || v.Kind() == reflect.Slice) && v.IsNil() {
 		return &nsDescriptor{K: "v", V: json.RawMessage("null")}, nil
 	}
-	if c, ok := v.Interface().(*NamespaceCallable); ok {
+	if c, ok := v.Interface().(*tool.NamespaceCallable); ok {
 		s.callables[at] = c
 		return &nsDescriptor{K: "f", P: at}, nil
 	}
@@ -306,19 +270,13 @@ func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall,
 	if !ok {
 		return nil, fmt.Errorf("Code mode namespace path is not callable: %s", a.Path)
 	}
-	id, ok := s.v.toolIDs[c.tool]
+	id, ok := s.v.toolIDs[c.ToolName()]
 	if !ok {
-		return nil, fmt.Errorf("Code mode namespace path targets undeclared tool: %s", c.tool)
+		return nil, fmt.Errorf("Code mode namespace path targets undeclared tool: %s", c.ToolName())
 	}
-	input := json.RawMessage("{}")
-	switch {
-	case c.mapper != nil:
-		var err error
-		if input, err = c.mapper(a.Args); err != nil {
-			return nil, err
-		}
-	case len(a.Args) > 0 && string(a.Args[0]) != "null":
-		input = a.Args[0]
+	input, err := c.Input(a.Args)
+	if err != nil {
+		return nil, err
 	}
 	res, err := run.execute(ctx, st, pc, run.byID[id], id, input)
 	if err != nil {

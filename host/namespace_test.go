@@ -4,36 +4,37 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"testing"
 )
 
 // issuesPlugin registers two tools of plugin "tracker" and returns them.
-func trackerTools(gate *gate) []Tool {
-	list := Tool{Name: "issues_list", Plugin: "tracker", ReplaySafe: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: map[string]any{"input": json.RawMessage(c.Input), "issues": []string{"#1", "#2"}}}, nil
+func trackerTools(gate *gate) []tool.Tool {
+	list := tool.Tool{Name: "issues_list", Plugin: "tracker", ReplaySafe: true, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: map[string]any{"input": json.RawMessage(c.Input), "issues": []string{"#1", "#2"}}}, nil
 	}}
-	update := Tool{Name: "issues_update", Plugin: "tracker", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	update := tool.Tool{Name: "issues_update", Plugin: "tracker", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		if strings.Contains(string(c.Input), "fail") {
-			return ToolResult{}, context.Canceled
+			return tool.Result{}, context.Canceled
 		}
 		if gate != nil {
 			<-gate.release
 		}
-		return ToolResult{Details: map[string]any{"updated": json.RawMessage(c.Input)}}, nil
+		return tool.Result{Details: map[string]any{"updated": json.RawMessage(c.Input)}}, nil
 	}}
-	return []Tool{list, update}
+	return []tool.Tool{list, update}
 }
 
-func issuesNamespace(extra map[string]any) Namespace {
-	return Namespace{
+func issuesNamespace(extra map[string]any) tool.Namespace {
+	return tool.Namespace{
 		ID: "tracker.issues", GlobalName: "Issues", Description: "In-memory issue tracker.",
 		Prompt: "Use Issues.list() before Issues.update().", RequiredToolNames: []string{"issues_list", "issues_update"},
-		CreateScope: func(ctx context.Context, nc NamespaceContext) (any, error) {
+		CreateScope: func(ctx context.Context, nc tool.NamespaceContext) (any, error) {
 			shared := map[string]any{"labels": []any{"bug", "ux"}}
 			scope := map[string]any{
-				"list": NamespaceTool("issues_list", nil),
-				"update": NamespaceTool("issues_update", func(args []json.RawMessage) (json.RawMessage, error) {
+				"list": tool.NamespaceTool("issues_list", nil),
+				"update": tool.NamespaceTool("issues_update", func(args []json.RawMessage) (json.RawMessage, error) {
 					return json.Marshal(map[string]any{"id": args[0], "patch": args[1]})
 				}),
 				"meta":  map[string]any{"a": shared, "b": shared, "session": nc.Scope.SessionID, "limits": []any{1, 2.5, nil, true}},
@@ -47,7 +48,7 @@ func issuesNamespace(extra map[string]any) Namespace {
 	}
 }
 
-func namespaceRuntime(t *testing.T, config string, tools []Tool, ns Namespace) *Runtime {
+func namespaceRuntime(t *testing.T, config string, tools []tool.Tool, ns tool.Namespace) *Runtime {
 	t.Helper()
 	rt := newRuntime(t, config, tools...)
 	if err := rt.RegisterNamespace("tracker", ns); err != nil {
@@ -122,12 +123,12 @@ func TestNamespaceScopeSerialization(t *testing.T) {
 func TestNamespaceRegistrationChecks(t *testing.T) {
 	rt := newRuntime(t, `true`, trackerTools(nil)...)
 	ns := issuesNamespace(nil)
-	for name, mutate := range map[string]func(*Namespace){
-		"not identifier": func(n *Namespace) { n.GlobalName = "my-issues" },
-		"reserved":       func(n *Namespace) { n.GlobalName = "tools" },
-		"builtin":        func(n *Namespace) { n.GlobalName = "JSON" },
-		"internal":       func(n *Namespace) { n.GlobalName = "__cm_bridge" },
-		"no tools":       func(n *Namespace) { n.RequiredToolNames = nil },
+	for name, mutate := range map[string]func(*tool.Namespace){
+		"not identifier": func(n *tool.Namespace) { n.GlobalName = "my-issues" },
+		"reserved":       func(n *tool.Namespace) { n.GlobalName = "tools" },
+		"builtin":        func(n *tool.Namespace) { n.GlobalName = "JSON" },
+		"internal":       func(n *tool.Namespace) { n.GlobalName = "__cm_bridge" },
+		"no tools":       func(n *tool.Namespace) { n.RequiredToolNames = nil },
 	} {
 		bad := ns
 		mutate(&bad)
@@ -163,7 +164,7 @@ func TestNamespaceCallsRunThroughCatalogTools(t *testing.T) {
 
 func TestNamespaceForgedIDsAndPathsAreRejected(t *testing.T) {
 	rt := namespaceRuntime(t, `true`, trackerTools(nil), issuesNamespace(map[string]any{
-		"sneaky": NamespaceTool("shipping_list", nil), // not a required tool
+		"sneaky": tool.NamespaceTool("shipping_list", nil), // not a required tool
 	}))
 	run := prepare(t, rt, RunOptions{})
 	st := run.newState("c")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"sync"
 	"testing"
@@ -11,31 +12,31 @@ import (
 
 func TestHooksSeeBlockAndRewriteCalls(t *testing.T) {
 	var mu sync.Mutex
-	var events []ToolEvent
+	var events []tool.Event
 	var after []string
-	hooks := Hooks{
-		BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
+	hooks := tool.Hooks{
+		BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
 			mu.Lock()
 			events = append(events, e)
 			mu.Unlock()
 			switch {
 			case e.ToolName == "shipping_mark_paid":
-				return Decision{Block: true, Reason: "payments are frozen"}
+				return tool.Decision{Block: true, Reason: "payments are frozen"}
 			case e.ToolName == "echo":
-				return Decision{Input: json.RawMessage(`{"rewritten":true}`)}
+				return tool.Decision{Input: json.RawMessage(`{"rewritten":true}`)}
 			}
-			return Decision{}
+			return tool.Decision{}
 		},
-		AfterToolCall: func(ctx context.Context, e ToolEvent, r ToolResult, err error) {
+		AfterToolCall: func(ctx context.Context, e tool.Event, r tool.Result, err error) {
 			mu.Lock()
 			after = append(after, e.ToolID)
 			mu.Unlock()
 		},
 	}
 	ran := false
-	markPaid := Tool{Name: "shipping_mark_paid", Execute: func(context.Context, Call) (ToolResult, error) { ran = true; return ToolResult{}, nil }}
-	echo := Tool{Name: "echo", Execute: func(ctx context.Context, c Call) (ToolResult, error) { return ToolResult{Details: c.Input}, nil }}
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{markPaid, echo}, Hooks: hooks})
+	markPaid := tool.Tool{Name: "shipping_mark_paid", Execute: func(context.Context, tool.Call) (tool.Result, error) { ran = true; return tool.Result{}, nil }}
+	echo := tool.Tool{Name: "echo", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{Details: c.Input}, nil }}
+	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{markPaid, echo}, Hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestHooksSeeBlockAndRewriteCalls(t *testing.T) {
 	if ran {
 		t.Fatal("a blocked tool ran")
 	}
-	if len(events) != 3 || events[0].ToolKind != ToolKindCodeModeExec || events[0].ToolInputKind != "javascript" ||
+	if len(events) != 3 || events[0].ToolKind != tool.KindCodeModeExec || events[0].ToolInputKind != "javascript" ||
 		events[0].CallID != "call_9" || events[1].ParentCallID != "call_9" || events[1].ToolID != "openclaw:core:shipping_mark_paid" {
 		t.Fatalf("events %+v", events)
 	}
@@ -58,10 +59,10 @@ func TestHooksSeeBlockAndRewriteCalls(t *testing.T) {
 }
 
 func TestBlockedExec(t *testing.T) {
-	hooks := Hooks{BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
-		return Decision{Block: e.ToolKind == ToolKindCodeModeExec && e.ToolInputKind == "typescript", Reason: "no typescript today"}
+	hooks := tool.Hooks{BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
+		return tool.Decision{Block: e.ToolKind == tool.KindCodeModeExec && e.ToolInputKind == "typescript", Reason: "no typescript today"}
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments()}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments()}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	if r := run.Exec(context.Background(), "c", json.RawMessage(`{"code":"return 1","language":"typescript"}`)); r.Error != "exec was blocked before execution: no typescript today" {
@@ -74,8 +75,8 @@ func TestBlockedExec(t *testing.T) {
 
 func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
 	decide := make(chan bool)
-	asked := make(chan ToolEvent, 4)
-	hooks := Hooks{Approve: func(ctx context.Context, e ToolEvent) (bool, string, error) {
+	asked := make(chan tool.Event, 4)
+	hooks := tool.Hooks{Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
 		asked <- e
 		select {
 		case ok := <-decide:
@@ -84,10 +85,10 @@ func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
 			return false, "", ctx.Err()
 		}
 	}}
-	send := Tool{Name: "send", RequireApproval: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: "sent"}, nil
+	send := tool.Tool{Name: "send", RequireApproval: true, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: "sent"}, nil
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs)), Tools: []Tool{send}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs)), Tools: []tool.Tool{send}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `const a = await tools.send({}); let b; try { await tools.send({}) } catch (e) { b = e.message } return [a, b]`)
@@ -109,18 +110,20 @@ func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
 }
 
 func TestOutputContracts(t *testing.T) {
-	bad := Tool{Name: "liar", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"],"additionalProperties":false}`),
-		Execute: func(context.Context, Call) (ToolResult, error) {
-			return ToolResult{Details: map[string]any{"n": "secret-value"}}, nil
+	bad := tool.Tool{Name: "liar", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"],"additionalProperties":false}`),
+		Execute: func(context.Context, tool.Call) (tool.Result, error) {
+			return tool.Result{Details: map[string]any{"n": "secret-value"}}, nil
 		}}
 	ran := false
-	broken := Tool{Name: "broken", OutputSchema: json.RawMessage(`{"type": 12}`),
-		Execute: func(context.Context, Call) (ToolResult, error) { ran = true; return ToolResult{}, nil }}
-	client := Tool{Name: "claims", OutputSchema: json.RawMessage(`{"type":"number"}`),
-		Execute: func(context.Context, Call) (ToolResult, error) { return ToolResult{Details: "not a number"}, nil }}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), bad, broken}})
+	broken := tool.Tool{Name: "broken", OutputSchema: json.RawMessage(`{"type": 12}`),
+		Execute: func(context.Context, tool.Call) (tool.Result, error) { ran = true; return tool.Result{}, nil }}
+	client := tool.Tool{Name: "claims", OutputSchema: json.RawMessage(`{"type":"number"}`),
+		Execute: func(context.Context, tool.Call) (tool.Result, error) {
+			return tool.Result{Details: "not a number"}, nil
+		}}
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments(), bad, broken}})
 	defer rt.Close(context.Background())
-	run := prepare(t, rt, RunOptions{ClientTools: []Tool{client}})
+	run := prepare(t, rt, RunOptions{ClientTools: []tool.Tool{client}})
 	r := exec(t, run, `
 		const out = [(await tools.shipping_list()).length, await tools.claims()];
 		for (const id of ["liar", "broken"]) { try { await tools.callValue(id) } catch (e) { out.push(e.message) } }
@@ -139,14 +142,14 @@ func TestOutputContracts(t *testing.T) {
 
 func TestRestartSafeRuns(t *testing.T) {
 	sideEffects := 0
-	read := Tool{Name: "read_doc", ReplaySafe: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: "doc"}, nil
+	read := tool.Tool{Name: "read_doc", ReplaySafe: true, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: "doc"}, nil
 	}}
-	write := Tool{Name: "write_doc", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	write := tool.Tool{Name: "write_doc", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		sideEffects++
-		return ToolResult{Details: "written"}, nil
+		return tool.Result{Details: "written"}, nil
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{read, write}})
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{read, write}})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{TurnID: "turn-1"})
 	safe := func(src string) json.RawMessage {
@@ -177,17 +180,17 @@ func TestRestartSafeRuns(t *testing.T) {
 
 func TestCallDirect(t *testing.T) {
 	var seen []string
-	image := Tool{Name: "image", DirectOnly: true, RequireApproval: true, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AA==","mimeType":"image/png"}`)}}, nil
+	image := tool.Tool{Name: "image", DirectOnly: true, RequireApproval: true, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AA==","mimeType":"image/png"}`)}}, nil
 	}}
-	hooks := Hooks{
-		BeforeToolCall: func(ctx context.Context, e ToolEvent) Decision {
-			seen = append(seen, e.ToolKind+":"+e.ToolName)
-			return Decision{}
+	hooks := tool.Hooks{
+		BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
+			seen = append(seen, string(e.ToolKind)+":"+e.ToolName)
+			return tool.Decision{}
 		},
-		Approve: func(context.Context, ToolEvent) (bool, string, error) { return true, "", nil },
+		Approve: func(context.Context, tool.Event) (bool, string, error) { return true, "", nil },
 	}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []Tool{shipments(), image}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments(), image}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	res, err := run.CallDirect(context.Background(), "c1", "image", json.RawMessage(`{}`))
@@ -197,7 +200,7 @@ func TestCallDirect(t *testing.T) {
 	if _, err := run.CallDirect(context.Background(), "c2", "shipping_list", json.RawMessage(`{}`)); err == nil {
 		t.Fatal("a catalogued tool was callable directly while code mode is active")
 	}
-	off, _ := New(context.Background(), &Options{Config: json.RawMessage(`false`), Tools: []Tool{shipments()}})
+	off, _ := New(context.Background(), &Options{Config: json.RawMessage(`false`), Tools: []tool.Tool{shipments()}})
 	defer off.Close(context.Background())
 	if res, err := prepare(t, off, RunOptions{}).CallDirect(context.Background(), "c3", "shipping_list", nil); err != nil || res.Details == nil {
 		t.Fatalf("code mode off: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // request is one bridge request, decoded once when the guest makes it and
@@ -28,7 +29,7 @@ type request struct {
 	replaySafe bool
 
 	// a call
-	tool      *Tool
+	tool      *tool.Tool
 	id        string
 	entry     catalog.Entry // the catalog entry of a tools.call
 	input     json.RawMessage
@@ -258,7 +259,7 @@ func (run *Run) resolveOperation(req *request, a bridgeArgs) error {
 
 // operation is the executor and id of a server's resource or prompt
 // operation, when the policy keeps it.
-func (run *Run) operation(server, method string) (*Tool, string, error) {
+func (run *Run) operation(server, method string) (*tool.Tool, string, error) {
 	if !isMCPMethod(method) {
 		return nil, "", fmt.Errorf("unsupported MCP method %q", method)
 	}
@@ -353,6 +354,6 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 	}
 	return settle(struct {
 		Tool   catalog.Compact `json:"tool"`
-		Result ToolResult      `json:"result"`
+		Result tool.Result     `json:"result"`
 	}{req.entry.Compact(), res}, nil)
 }

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"github.com/seed11a79d2d/codemode/tool"
 	"testing"
 )
 
@@ -26,15 +27,15 @@ func untilSettled(run *Run, r Result) Result {
 // the list, still may not.
 func TestAuditedCoreToolsAreReplaySafe(t *testing.T) {
 	ran := map[string]int{}
-	tool := func(name, plugin string) Tool {
-		return Tool{Name: name, Plugin: plugin, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	mkTool := func(name, plugin string) tool.Tool {
+		return tool.Tool{Name: name, Plugin: plugin, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			ran[plugin+"/"+name]++
-			return ToolResult{Details: name}, nil
+			return tool.Result{Details: name}, nil
 		}}
 	}
-	rt := newRuntime(t, `true`, tool("read", ""), tool("web_fetch", ""), tool("write", ""), tool("grep", "files"))
-	client := tool("ls", "")
-	run := prepare(t, rt, RunOptions{ClientTools: []Tool{client}})
+	rt := newRuntime(t, `true`, mkTool("read", ""), mkTool("web_fetch", ""), mkTool("write", ""), mkTool("grep", "files"))
+	client := mkTool("ls", "")
+	run := prepare(t, rt, RunOptions{ClientTools: []tool.Tool{client}})
 
 	r := untilSettled(run, run.Exec(context.Background(), "c1", restartSafe(
 		`return [await tools.callValue("openclaw:core:read", {}), await tools.callValue("openclaw:core:web_fetch", {})]`)))

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // ToolDefinition is a model-visible tool as MCP and the major providers
@@ -116,7 +117,7 @@ func checkSurface(visible, direct []ToolDefinition) error {
 	return nil
 }
 
-func definition(t *Tool) ToolDefinition {
+func definition(t *tool.Tool) ToolDefinition {
 	schema := t.InputSchema
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
@@ -182,4 +183,4 @@ func (r *Runtime) EndSession(sessionKey, sessionID string) {
 	}
 }
 
-func (run *Run) clientTool(t *Tool) bool { return run.client[t] }
+func (run *Run) clientTool(t *tool.Tool) bool { return run.client[t] }

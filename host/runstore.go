@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // RunStore keeps parked runs where every process that shares it can resume
@@ -32,7 +33,7 @@ type RunStore interface {
 	// returns its record and the outcomes settled so far. Errors:
 	// [ErrRunUnavailable], [ErrOtherSession], [ErrOtherRun],
 	// [ErrAlreadyResuming], [ErrRunLost].
-	Claim(ctx context.Context, id string, caller Scope, lease time.Duration) (ParkedRun, map[abi.Ticket]abi.Outcome, error)
+	Claim(ctx context.Context, id string, caller tool.Scope, lease time.Duration) (ParkedRun, map[abi.Ticket]abi.Outcome, error)
 	// Settled returns the outcomes settled so far of a claimed run.
 	Settled(ctx context.Context, id string) (map[abi.Ticket]abi.Outcome, error)
 	// Settle records the outcome of one nested call of a parked run. A run
@@ -57,7 +58,7 @@ type RunStore interface {
 // ParkedRun is one parked run as a [RunStore] keeps it.
 type ParkedRun struct {
 	ID    string
-	Scope Scope
+	Scope tool.Scope
 	// Expires is when it can no longer be resumed (snapshotTtlSeconds).
 	Expires time.Time
 	// State is the host's encoding of the run: its snapshot, pending calls
@@ -82,7 +83,7 @@ var (
 // CheckScope is the rule a [RunStore]'s Claim applies: the caller must be
 // the run's agent, session and agent run, and a caller without a session
 // is nobody's.
-func CheckScope(owner, caller Scope) error {
+func CheckScope(owner, caller tool.Scope) error {
 	switch {
 	case owner.AgentID != caller.AgentID || owner.SessionKey != caller.SessionKey ||
 		owner.SessionID != caller.SessionID || caller.SessionID == "" && caller.SessionKey == "":

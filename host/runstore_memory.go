@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // NewMemoryRunStore returns a [RunStore] in this process's memory, holding
@@ -70,7 +71,7 @@ func (m *memoryRuns) Park(_ context.Context, rec ParkedRun) error {
 	return nil
 }
 
-func (m *memoryRuns) Claim(_ context.Context, id string, caller Scope, lease time.Duration) (ParkedRun, map[abi.Ticket]abi.Outcome, error) {
+func (m *memoryRuns) Claim(_ context.Context, id string, caller tool.Scope, lease time.Duration) (ParkedRun, map[abi.Ticket]abi.Outcome, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r := m.live(id)

@@ -17,7 +17,7 @@ const (
 )
 
 // Session names the session a run's stored values belong to: the
-// SessionKey and SessionID of its [Scope].
+// SessionKey and SessionID of its [tool.Scope].
 type Session struct{ Key, ID string }
 
 // SessionStore keeps the JSON values cells store per session. The host checks

@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // replicas are two runtimes over the same tools and one RunStore, as two
 // processes behind a load balancer would be.
-func replicas(t *testing.T, config string, store RunStore, tools ...Tool) (*Runtime, *Runtime) {
+func replicas(t *testing.T, config string, store RunStore, tools ...tool.Tool) (*Runtime, *Runtime) {
 	t.Helper()
 	mk := func(name string) *Runtime {
 		return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config), Runs: store, Replica: name})
@@ -71,11 +72,11 @@ func TestSharedRunMovesBetweenReplicas(t *testing.T) {
 // Waits racing on both replicas resume a run exactly once.
 func TestSharedRunResumesOnce(t *testing.T) {
 	var runs sync.Map
-	count := Tool{Name: "count_once", Description: "Count.", Execute: func(_ context.Context, c Call) (ToolResult, error) {
+	count := tool.Tool{Name: "count_once", Description: "Count.", Execute: func(_ context.Context, c tool.Call) (tool.Result, error) {
 		if _, dup := runs.LoadOrStore(string(c.Input), true); dup {
 			t.Errorf("run %s resumed twice", c.Input)
 		}
-		return ToolResult{Details: 1}, nil
+		return tool.Result{Details: 1}, nil
 	}}
 	a, b := replicas(t, roomy, NewMemoryRunStore(0), count)
 	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
@@ -126,7 +127,7 @@ func TestSharedRunRefusals(t *testing.T) {
 	if r.Status != StatusWaiting {
 		t.Fatalf("exec: %+v", r)
 	}
-	other := Scope{AgentID: "agent", SessionKey: "other", SessionID: "other", RunID: "r1"}
+	other := tool.Scope{AgentID: "agent", SessionKey: "other", SessionID: "other", RunID: "r1"}
 	if w := waitFor(prepare(t, b, RunOptions{Scope: other}), r.RunID); w.Error != msgOtherSession {
 		t.Fatalf("another session: %+v", w)
 	}
@@ -150,15 +151,15 @@ func TestSharedRunReplaysRestartSafeCalls(t *testing.T) {
 	var mu sync.Mutex
 	calls := map[string]int{}
 	release := make(chan struct{})
-	lookup := Tool{Name: "lookup", Plugin: "demo", ReplaySafe: true, Description: "Look up.", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	lookup := tool.Tool{Name: "lookup", Plugin: "demo", ReplaySafe: true, Description: "Look up.", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		mu.Lock()
 		calls[c.Scope.RunID]++
 		mu.Unlock()
 		select {
 		case <-release:
-			return ToolResult{Details: 7}, nil
+			return tool.Result{Details: 7}, nil
 		case <-ctx.Done():
-			return ToolResult{}, ctx.Err()
+			return tool.Result{}, ctx.Err()
 		}
 	}}
 	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), NewMemoryRunStore(0), lookup)

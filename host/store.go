@@ -2,6 +2,7 @@ package host
 
 import (
 	"errors"
+	"github.com/seed11a79d2d/codemode/tool"
 	"sync"
 	"time"
 )
@@ -81,7 +82,7 @@ func (s *store) arm(st *state) {
 }
 
 // sessionRuns counts the parked runs of a scope's session.
-func (s *store) sessionRuns(sc Scope) int {
+func (s *store) sessionRuns(sc tool.Scope) int {
 	n := 0
 	for _, st := range s.runs {
 		if o := st.run.opts.Scope; o.AgentID == sc.AgentID && o.SessionKey == sc.SessionKey && o.SessionID == sc.SessionID {
@@ -104,7 +105,7 @@ func (s *store) expire(id string, st *state) {
 
 // take checks the caller's scope and marks the run as being resumed. A
 // missing identity on either side counts as a mismatch.
-func (s *store) take(id string, caller Scope) (*state, error) {
+func (s *store) take(id string, caller tool.Scope) (*state, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, ok := s.runs[id]

@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // SwarmConfig is the resolved tools.swarm: agents.run, phase and log in
@@ -113,7 +114,7 @@ type AgentRequest struct {
 	// Retry is set on the one second attempt of a schema answer that did
 	// not parse or match.
 	Retry *AgentRetry
-	Scope Scope
+	Scope tool.Scope
 	// CallID is the child's nested call id; ParentCallID the exec's
 	// tool-call id.
 	CallID, ParentCallID string

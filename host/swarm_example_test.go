@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // With tools.swarm on, a cell fans out children that the program's Agents
@@ -18,15 +19,15 @@ func ExampleAgentFunc() {
 		}
 		return req.Label + " read: " + req.Prompt, nil
 	})
-	noop := host.Tool{Name: "noop", Description: "Do nothing.", InputSchema: json.RawMessage(`{"type":"object"}`),
-		Execute: func(context.Context, host.Call) (host.ToolResult, error) { return host.ToolResult{}, nil }}
-	rt, err := host.New(ctx, &host.Options{Tools: []host.Tool{noop}, Config: json.RawMessage(`true`),
+	noop := tool.Tool{Name: "noop", Description: "Do nothing.", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Execute: func(context.Context, tool.Call) (tool.Result, error) { return tool.Result{}, nil }}
+	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{noop}, Config: json.RawMessage(`true`),
 		Swarm: json.RawMessage(`true`), Agents: agent})
 	if err != nil {
 		panic(err)
 	}
 	defer rt.Close(ctx)
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{SessionID: "s", RunID: "r"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{SessionID: "s", RunID: "r"}})
 	if err != nil {
 		panic(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -35,7 +36,7 @@ func scripted(ctx context.Context, req AgentRequest) (string, error) {
 
 func swarmRuntime(t testing.TB, codeMode, swarm string, agents Agents) *Runtime {
 	t.Helper()
-	return newRuntimeWith(t, &Options{Tools: []Tool{shipments()}, Config: json.RawMessage(codeMode),
+	return newRuntimeWith(t, &Options{Tools: []tool.Tool{shipments()}, Config: json.RawMessage(codeMode),
 		Swarm: json.RawMessage(swarm), Agents: agents})
 }
 

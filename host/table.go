@@ -10,6 +10,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Policy is tools.allow, tools.deny and tools.directOnly. Each entry names a
@@ -24,11 +25,11 @@ type Policy struct {
 	Allow []string
 	// Deny removes the tools and operations it names.
 	Deny []string
-	// DirectOnly marks the tools it names as [Tool] DirectOnly does. It does
+	// DirectOnly marks the tools it names as [tool.Tool] DirectOnly does. It does
 	// not apply to operations.
 	DirectOnly []string
 	// Approval sends every call of the tools and operations it names
-	// through [Hooks.Approve] first, as [Tool] RequireApproval does.
+	// through [tool.Hooks.Approve] first, as [tool.Tool] RequireApproval does.
 	Approval []string
 	// ApproveDestructive does the same for every tool whose MCP annotations
 	// mark it destructive (see [Destructive]).
@@ -67,7 +68,7 @@ func (p *Policy) keeps(name, id string) bool {
 
 // sourced is an effective tool with its catalog identity.
 type sourced struct {
-	tool       *Tool
+	tool       *tool.Tool
 	origin     catalog.Origin
 	owner      string // catalog.Tool Owner: the plugin, MCP server or client owner
 	id         string
@@ -77,7 +78,7 @@ type sourced struct {
 
 // identify gives a registered (or, with client, a client) tool its origin,
 // owner and catalog id.
-func identify(t *Tool, client bool) sourced {
+func identify(t *tool.Tool, client bool) sourced {
 	s := sourced{tool: t, owner: t.Plugin, directOnly: t.DirectOnly, approval: t.RequireApproval}
 	switch {
 	case client:
@@ -98,16 +99,16 @@ func identify(t *Tool, client bool) sourced {
 // keeps the table it was prepared with.
 type table struct {
 	versions  []uint64
-	effective []sourced        // registration order, then each source's, then client tools
-	catalog   *catalog.Catalog // nil when code mode is off
-	byID      map[string]*Tool // catalog or MCP operation id -> executable tool
-	client    map[*Tool]bool
-	approval  map[*Tool]bool   // the tools whose calls Hooks.Approve decides
-	direct    map[string]*Tool // direct-only tools by name
+	effective []sourced             // registration order, then each source's, then client tools
+	catalog   *catalog.Catalog      // nil when code mode is off
+	byID      map[string]*tool.Tool // catalog or MCP operation id -> executable tool
+	client    map[*tool.Tool]bool
+	approval  map[*tool.Tool]bool   // the tools whose calls Hooks.Approve decides
+	direct    map[string]*tool.Tool // direct-only tools by name
 	directs   []ToolDefinition
-	all       map[string]*Tool // every effective tool by name, for runs without code mode
+	all       map[string]*tool.Tool // every effective tool by name, for runs without code mode
 	allDefs   []ToolDefinition
-	owners    map[string]MCPSource // the source serving each MCP server's resources and prompts
+	owners    map[string]tool.MCPSource // the source serving each MCP server's resources and prompts
 
 	mcpTools   map[string]catalog.MCPTool            // by id
 	mcpServers map[string]string                     // server identifier -> server name
@@ -132,13 +133,13 @@ func (r *Runtime) current() (*table, error) {
 		return r.table, nil
 	}
 	var tools []sourced
-	owners := map[string]MCPSource{}
+	owners := map[string]tool.MCPSource{}
 	for i := range r.tools {
 		tools = append(tools, identify(&r.tools[i], false))
 	}
 	for _, src := range r.sources {
 		list := src.Tools()
-		ms, _ := src.(MCPSource)
+		ms, _ := src.(tool.MCPSource)
 		for i := range list {
 			t := &list[i]
 			if _, seen := owners[t.MCPServer]; ms != nil && t.MCPServer != "" && !seen {
@@ -181,7 +182,7 @@ func (r *Runtime) apply(tools []sourced) []sourced {
 // and the client tools after the policy, catalogued together. The table's
 // entries are reused, so only the client tools' hints are rendered; the
 // indexes are built again, which is what such a run costs (bench/RESULTS.md).
-func (r *Runtime) withClient(base *table, clientTools []Tool) (*table, error) {
+func (r *Runtime) withClient(base *table, clientTools []tool.Tool) (*table, error) {
 	tools := slices.Clip(base.effective)
 	var extra []sourced
 	for i := range clientTools {
@@ -193,9 +194,9 @@ func (r *Runtime) withClient(base *table, clientTools []Tool) (*table, error) {
 // newTable catalogues the effective tools when code mode is enabled. A tool
 // named exec or wait is catalogued even when direct-only: the model-visible
 // exec and wait are code mode's. Tool Search's controls are never catalogued.
-func (r *Runtime) newTable(tools []sourced, owners map[string]MCPSource, reuse *catalog.Catalog) (*table, error) {
-	t := &table{effective: tools, owners: owners, byID: make(map[string]*Tool, len(tools)), client: map[*Tool]bool{},
-		direct: map[string]*Tool{}, all: make(map[string]*Tool, len(tools)), approval: map[*Tool]bool{}}
+func (r *Runtime) newTable(tools []sourced, owners map[string]tool.MCPSource, reuse *catalog.Catalog) (*table, error) {
+	t := &table{effective: tools, owners: owners, byID: make(map[string]*tool.Tool, len(tools)), client: map[*tool.Tool]bool{},
+		direct: map[string]*tool.Tool{}, all: make(map[string]*tool.Tool, len(tools)), approval: map[*tool.Tool]bool{}}
 	for _, s := range tools {
 		if s.origin == catalog.OriginClient {
 			t.client[s.tool] = true
@@ -276,7 +277,7 @@ func (r *Runtime) versions() []uint64 {
 // surfaced adds a model-visible tool to byName unless a tool of its name is
 // there already: two servers' tools of one name cannot both be visible, so
 // the later one is dropped from the surface, with a warning that names both.
-func (r *Runtime) surfaced(byName map[string]*Tool, s sourced) bool {
+func (r *Runtime) surfaced(byName map[string]*tool.Tool, s sourced) bool {
 	if first, taken := byName[s.tool.Name]; taken {
 		r.logger.Warn("model-visible tool dropped: another tool has its name", "tool", s.tool.Name,
 			"kept", first.MCPServer+first.Plugin, "dropped", s.id)

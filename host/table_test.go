@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -11,26 +12,26 @@ import (
 
 // versioned is a Source whose tools a test replaces, moving its Version.
 type versioned struct {
-	tools   atomic.Pointer[[]Tool]
+	tools   atomic.Pointer[[]tool.Tool]
 	version atomic.Uint64
 	reads   atomic.Int64
 }
 
-func (v *versioned) set(tools ...Tool) {
+func (v *versioned) set(tools ...tool.Tool) {
 	v.tools.Store(&tools)
 	v.version.Add(1)
 }
 
-func (v *versioned) Tools() []Tool {
+func (v *versioned) Tools() []tool.Tool {
 	v.reads.Add(1)
 	return *v.tools.Load()
 }
 
 func (v *versioned) Version() uint64 { return v.version.Load() }
 
-func echoTool(name string) Tool {
-	return Tool{Name: name, MCPServer: "docs", Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-		return ToolResult{Details: map[string]any{"content": []any{}, "structuredContent": name}}, nil
+func echoTool(name string) tool.Tool {
+	return tool.Tool{Name: name, MCPServer: "docs", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: map[string]any{"content": []any{}, "structuredContent": name}}, nil
 	}}
 }
 
@@ -39,7 +40,7 @@ func echoTool(name string) Tool {
 func TestPrepareReusesTheTable(t *testing.T) {
 	src := &versioned{}
 	src.set(echoTool("first"))
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []Source{src}})
+	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{src}})
 	a, b := prepare(t, rt, RunOptions{}), prepare(t, rt, RunOptions{})
 	if a.table != b.table || src.reads.Load() != 1 {
 		t.Fatalf("two Prepares built two tables (%d reads of the source)", src.reads.Load())
@@ -60,21 +61,21 @@ func TestPrepareReusesTheTable(t *testing.T) {
 // The policy names tools by name or exact id, client tools included, and
 // marks direct-only and approval tools the same way.
 func TestPolicyByNameOrID(t *testing.T) {
-	tool := func(name, plugin string) Tool {
-		return Tool{Name: name, Plugin: plugin, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
-			return ToolResult{Details: c.ToolID}, nil
+	mkTool := func(name, plugin string) tool.Tool {
+		return tool.Tool{Name: name, Plugin: plugin, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+			return tool.Result{Details: c.ToolID}, nil
 		}}
 	}
 	var asked []string
 	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`),
-		Tools: []Tool{tool("read", ""), tool("read", "notes"), tool("write", "notes"), tool("camera", ""), tool("send", "")},
+		Tools: []tool.Tool{mkTool("read", ""), mkTool("read", "notes"), mkTool("write", "notes"), mkTool("camera", ""), mkTool("send", "")},
 		Policy: Policy{Deny: []string{"openclaw:notes:read", "client:app:wipe"}, DirectOnly: []string{"openclaw:core:camera"},
 			Approval: []string{"send"}},
-		Hooks: Hooks{Approve: func(ctx context.Context, e ToolEvent) (bool, string, error) {
+		Hooks: tool.Hooks{Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
 			asked = append(asked, e.ToolID)
 			return false, "no", nil
 		}}})
-	run := prepare(t, rt, RunOptions{ClientTools: []Tool{tool("wipe", "app"), tool("pick", "app")}})
+	run := prepare(t, rt, RunOptions{ClientTools: []tool.Tool{mkTool("wipe", "app"), mkTool("pick", "app")}})
 	if got := names(run.Tools()); got != "exec,wait,camera" {
 		t.Errorf("visible %s", got)
 	}
@@ -187,10 +188,10 @@ func TestYieldBesideFullPendingSlots(t *testing.T) {
 // tools, or a name on its MCP server.
 func TestLargeCatalogKeepsDeniedToolsOut(t *testing.T) {
 	ran := 0
-	secret := func(name, server string) Tool {
-		return Tool{Name: name, MCPServer: server, Execute: func(ctx context.Context, c Call) (ToolResult, error) {
+	secret := func(name, server string) tool.Tool {
+		return tool.Tool{Name: name, MCPServer: server, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			ran++
-			return ToolResult{}, nil
+			return tool.Result{}, nil
 		}}
 	}
 	tools := append(benchTools("core", 1000), secret("wipe_all", ""), secret("drop_db", "docs"), echoTool("lookup"))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Tool Search modes: which of its controls the model sees.
@@ -176,12 +177,12 @@ type controlArgs struct {
 // callControl runs tool_search, tool_describe or tool_call. Its answer is a
 // ToolResult: a JSON text block and the value as details, or for tool_call
 // the called tool's own result.
-func (run *Run) callControl(ctx context.Context, callID, name string, args json.RawMessage) (ToolResult, error) {
-	ev := ToolEvent{ToolKind: ToolKindToolSearch, ToolName: name, CallID: callID, Input: args, Scope: run.opts.Scope}
+func (run *Run) callControl(ctx context.Context, callID, name string, args json.RawMessage) (tool.Result, error) {
+	ev := tool.Event{ToolKind: tool.KindToolSearch, ToolName: name, CallID: callID, Input: args, Scope: run.opts.Scope}
 	if before := run.rt.hooks.BeforeToolCall; before != nil {
 		d := before(ctx, ev)
 		if d.Block {
-			return ToolResult{}, fmt.Errorf("%s was blocked before execution: %s", name, d.Reason)
+			return tool.Result{}, fmt.Errorf("%s was blocked before execution: %s", name, d.Reason)
 		}
 		if d.Input != nil {
 			args = d.Input
@@ -189,7 +190,7 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 	}
 	a, err := decodeControl(name, args)
 	if err != nil {
-		return ToolResult{}, err
+		return tool.Result{}, err
 	}
 	var v any
 	switch name {
@@ -197,19 +198,19 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 		run.searches.Add(1)
 		q, n, err := searchArgs(a.Query, a.Limit)
 		if err != nil {
-			return ToolResult{}, err
+			return tool.Result{}, err
 		}
 		if v, err = run.catalog.SearchEvery(q, n); err != nil {
-			return ToolResult{}, err
+			return tool.Result{}, err
 		}
 	case "tool_describe", "tool_call":
 		var id string
 		if json.Unmarshal(a.ID, &id) != nil {
-			return ToolResult{}, errors.New("id must be a string.")
+			return tool.Result{}, errors.New("id must be a string.")
 		}
 		e, err := run.catalog.ResolveEvery(truncateUTF8(id, maxName), searchHelp)
 		if err != nil {
-			return ToolResult{}, err
+			return tool.Result{}, err
 		}
 		if name == "tool_call" {
 			run.calls.Add(1)
@@ -219,7 +220,7 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 		v = e.Described()
 	}
 	b, _ := json.Marshal(v)
-	return ToolResult{Content: []json.RawMessage{textBlock(string(b))}, Details: v}, nil
+	return tool.Result{Content: []json.RawMessage{textBlock(string(b))}, Details: v}, nil
 }
 
 // decodeControl reads a structured control's input: an object with only the
@@ -245,17 +246,17 @@ func decodeControl(name string, args json.RawMessage) (controlArgs, error) {
 
 // callEntry is tool_call's call: the one executor path, as a nested call of
 // the tool_call (hooks, approval, output contract, trajectory).
-func (run *Run) callEntry(ctx context.Context, callID string, e catalog.Entry, input json.RawMessage) (res ToolResult, err error) {
-	tool := run.byID[e.ID]
-	if tool == nil || tool.Execute == nil {
-		return ToolResult{}, fmt.Errorf("Tool %q cannot be called.", e.ID)
+func (run *Run) callEntry(ctx context.Context, callID string, e catalog.Entry, input json.RawMessage) (res tool.Result, err error) {
+	def := run.byID[e.ID]
+	if def == nil || def.Execute == nil {
+		return tool.Result{}, fmt.Errorf("Tool %q cannot be called.", e.ID)
 	}
-	ev := ToolEvent{ToolKind: ToolKindNested, ToolName: tool.Name, ToolID: e.ID,
-		CallID: fmt.Sprintf("tool_call:%s:%s:1", sanitizeID(callID), tool.Name), ParentCallID: callID,
+	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: e.ID,
+		CallID: fmt.Sprintf("tool_call:%s:%s:1", sanitizeID(callID), def.Name), ParentCallID: callID,
 		Input: input, Scope: run.opts.Scope}
 	start := time.Now()
 	defer func() { record(run.opts.Trajectory, ev, "tool_call", start, err) }()
-	return run.invoke(ctx, tool, &ev)
+	return run.invoke(ctx, def, &ev)
 }
 
 // textBlock is an MCP text content block.

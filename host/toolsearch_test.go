@@ -10,25 +10,26 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // searchRuntime is a Tool Search runtime over the shipments tool, the docs
 // MCP server and extra tools.
-func searchRuntime(t *testing.T, toolSearch string, o Options, extra ...Tool) (*Runtime, *fakeMCP) {
+func searchRuntime(t *testing.T, toolSearch string, o Options, extra ...tool.Tool) (*Runtime, *fakeMCP) {
 	t.Helper()
 	src := &fakeMCP{}
-	o.Tools = append([]Tool{shipments()}, extra...)
-	o.Sources = []Source{src}
+	o.Tools = append([]tool.Tool{shipments()}, extra...)
+	o.Sources = []tool.Source{src}
 	o.ToolSearch = json.RawMessage(toolSearch)
 	return newRuntimeWith(t, &o), src
 }
 
-func control(t *testing.T, run *Run, name, args string) (ToolResult, error) {
+func control(t *testing.T, run *Run, name, args string) (tool.Result, error) {
 	t.Helper()
 	return run.CallDirect(context.Background(), "call_ts", name, json.RawMessage(args))
 }
 
-func detailsJSON(t *testing.T, res ToolResult) string {
+func detailsJSON(t *testing.T, res tool.Result) string {
 	t.Helper()
 	b, err := json.Marshal(res.Details)
 	if err != nil {
@@ -38,7 +39,7 @@ func detailsJSON(t *testing.T, res ToolResult) string {
 }
 
 func TestToolSearchSurfaceByMode(t *testing.T) {
-	image := Tool{Name: "image", DirectOnly: true, Description: "Load an image.", Execute: shipments().Execute}
+	image := tool.Tool{Name: "image", DirectOnly: true, Description: "Load an image.", Execute: shipments().Execute}
 	for mode, want := range map[string]string{
 		`true`:                              "tool_search_code,tool_search,tool_describe,tool_call,image",
 		`{"enabled":true,"mode":"code"}`:    "tool_search_code,image",
@@ -66,7 +67,7 @@ func TestToolSearchSurfaceByMode(t *testing.T) {
 // With both enabled, code mode wins: no control is visible or catalogued,
 // not even a registered tool that has a control's name.
 func TestCodeModeWinsOverToolSearch(t *testing.T) {
-	impostor := Tool{Name: "tool_call", Execute: shipments().Execute}
+	impostor := tool.Tool{Name: "tool_call", Execute: shipments().Execute}
 	rt, _ := searchRuntime(t, `true`, Options{Config: json.RawMessage(`true`)}, impostor)
 	if rt.ToolSearch().Enabled {
 		t.Fatal("Tool Search still enabled next to code mode")
@@ -117,11 +118,11 @@ func TestToolSearchStructuredControls(t *testing.T) {
 	var events []string
 	var mu sync.Mutex
 	var trajectory []NestedCall
-	hooks := Hooks{BeforeToolCall: func(_ context.Context, e ToolEvent) Decision {
+	hooks := tool.Hooks{BeforeToolCall: func(_ context.Context, e tool.Event) tool.Decision {
 		mu.Lock()
 		defer mu.Unlock()
-		events = append(events, e.ToolKind+" "+e.ToolName+" "+e.ToolID)
-		return Decision{}
+		events = append(events, string(e.ToolKind)+" "+e.ToolName+" "+e.ToolID)
+		return tool.Decision{}
 	}}
 	rt, src := searchRuntime(t, `{"enabled":true,"mode":"tools"}`, Options{Hooks: hooks})
 	run := prepare(t, rt, RunOptions{Trajectory: func(c NestedCall) { trajectory = append(trajectory, c) }})
@@ -172,13 +173,13 @@ func TestToolSearchStructuredControls(t *testing.T) {
 // Every way a structured control can be misused is a clear error, and none
 // reaches a tool.
 func TestToolSearchControlErrors(t *testing.T) {
-	denied := Tool{Name: "drop_all", Description: "Drop everything.", Execute: func(context.Context, Call) (ToolResult, error) {
+	denied := tool.Tool{Name: "drop_all", Description: "Drop everything.", Execute: func(context.Context, tool.Call) (tool.Result, error) {
 		panic("a denied tool ran")
 	}}
-	guarded := Tool{Name: "guarded", Description: "Needs approval.", Execute: func(context.Context, Call) (ToolResult, error) {
+	guarded := tool.Tool{Name: "guarded", Description: "Needs approval.", Execute: func(context.Context, tool.Call) (tool.Result, error) {
 		panic("an unapproved tool ran")
 	}}
-	hooks := Hooks{Approve: func(context.Context, ToolEvent) (bool, string, error) { return false, "no", nil }}
+	hooks := tool.Hooks{Approve: func(context.Context, tool.Event) (bool, string, error) { return false, "no", nil }}
 	rt, _ := searchRuntime(t, `true`, Options{Hooks: hooks, Policy: Policy{Deny: []string{"drop_all"}, Approval: []string{"guarded"}}}, denied, guarded)
 	run := prepare(t, rt, RunOptions{})
 	for args, want := range map[string]string{

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func waitArgs(id string) json.RawMessage {
@@ -110,14 +111,14 @@ func TestWaitScopeChecks(t *testing.T) {
 	owner := prepare(t, rt, RunOptions{})
 	r := exec(t, owner, parkNow)
 	cases := map[string]struct {
-		scope Scope
+		scope tool.Scope
 		want  string
 	}{
-		"other session":   {Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s2", RunID: "r1"}, msgOtherSession},
-		"other agent":     {Scope{AgentID: "x", SessionKey: "sk", SessionID: "s1", RunID: "r1"}, msgOtherSession},
-		"other run":       {Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r2"}, msgOtherRun},
-		"missing session": {Scope{AgentID: "agent", RunID: "r1"}, msgOtherSession},
-		"missing run":     {Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1"}, msgOtherRun},
+		"other session":   {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s2", RunID: "r1"}, msgOtherSession},
+		"other agent":     {tool.Scope{AgentID: "x", SessionKey: "sk", SessionID: "s1", RunID: "r1"}, msgOtherSession},
+		"other run":       {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r2"}, msgOtherRun},
+		"missing session": {tool.Scope{AgentID: "agent", RunID: "r1"}, msgOtherSession},
+		"missing run":     {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1"}, msgOtherRun},
 	}
 	for name, tc := range cases {
 		other := prepare(t, rt, RunOptions{Scope: tc.scope})

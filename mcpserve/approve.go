@@ -10,17 +10,17 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// Approve is a [host.Hooks] Approve that asks the person at the client of
+// Approve is a [tool.Hooks] Approve that asks the person at the client of
 // the call's session, through elicitation/create: the tool's id and its
 // whole input, legible, with secret-looking values hidden (inputView),
 // accept or decline. An input that cannot be shown whole is declined
 // without asking, saying why. It blocks until they answer, so the call
 // stays pending like a slow one (exec returns waiting; wait continues). A client without
 // elicitation, or a call with no session, gets AllowWithoutElicitation.
-func (r *Relay) Approve(ctx context.Context, e host.ToolEvent) (bool, string, error) {
+func (r *Relay) Approve(ctx context.Context, e tool.Event) (bool, string, error) {
 	id := e.ToolID
 	if id == "" {
 		id = e.ToolName

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // approvalRuntime has one tool, wipe, whose annotations mark it
@@ -22,16 +23,16 @@ func approvalRuntime(t *testing.T, relay *Relay, wiped *[]string) *host.Runtime 
 	var mu sync.Mutex
 	rt, err := host.New(context.Background(), &host.Options{
 		Config: json.RawMessage(`true`),
-		Tools: []host.Tool{{Name: "wipe", Description: "Wipe a disk.", Annotations: json.RawMessage(`{"destructiveHint":true}`),
+		Tools: []tool.Tool{{Name: "wipe", Description: "Wipe a disk.", Annotations: json.RawMessage(`{"destructiveHint":true}`),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"disk":{"type":"string"},"apiToken":{"type":"string"}}}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				mu.Lock()
 				defer mu.Unlock()
 				*wiped = append(*wiped, string(c.Input))
-				return host.ToolResult{Details: "wiped"}, nil
+				return tool.Result{Details: "wiped"}, nil
 			}}},
 		Policy: host.Policy{ApproveDestructive: true},
-		Hooks:  host.Hooks{Approve: relay.Approve},
+		Hooks:  tool.Hooks{Approve: relay.Approve},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 const testToken = "0123456789abcdef-test-token"
@@ -84,10 +85,10 @@ func TestBearerTokenRefusals(t *testing.T) {
 // whoami is a runtime whose one tool returns the agent of its call's scope,
 // which carries the authenticated principal.
 func whoami(t *testing.T) *fixture {
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: []host.Tool{{
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{{
 		Name: "whoami", Description: "The caller.", InputSchema: json.RawMessage(`{"type":"object"}`),
-		Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-			return host.ToolResult{Details: c.Scope.AgentID}, nil
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+			return tool.Result{Details: c.Scope.AgentID}, nil
 		}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // BenchmarkServeStartup measures what `codemode serve` does before it can
@@ -32,7 +33,7 @@ func BenchmarkServeStartup(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			rt, err := host.New(context.Background(), &host.Options{Config: []byte(`true`), Sources: []host.Source{c}})
+			rt, err := host.New(context.Background(), &host.Options{Config: []byte(`true`), Sources: []tool.Source{c}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -59,12 +60,12 @@ func BenchmarkServeStartup(b *testing.B) {
 func BenchmarkToolsCallExec(b *testing.B) {
 	for _, n := range []int{10, 10000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			tools := make([]host.Tool, n)
+			tools := make([]tool.Tool, n)
 			for i := range tools {
-				tools[i] = host.Tool{Name: fmt.Sprintf("list_shipments_%d", i), Description: fmt.Sprintf("List the shipments of depot %d.", i),
+				tools[i] = tool.Tool{Name: fmt.Sprintf("list_shipments_%d", i), Description: fmt.Sprintf("List the shipments of depot %d.", i),
 					InputSchema: json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{"depot_%d":{"type":"string"}},"required":["depot_%d"]}`, i, i)),
-					Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-						return host.ToolResult{Details: 1}, nil
+					Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+						return tool.Result{Details: 1}, nil
 					}}
 			}
 			rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: tools})

@@ -16,12 +16,13 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // fixture is a runtime with a few core tools and a direct-only one.
 type fixture struct {
 	rt        *host.Runtime
-	tools     []host.Tool
+	tools     []tool.Tool
 	started   chan struct{} // the sleep tool began
 	cancelled chan struct{} // the sleep tool's context ended early
 }
@@ -37,17 +38,17 @@ func newFixture(t testing.TB, config string) *fixture {
 
 func buildFixture(config string) (*fixture, error) {
 	f := &fixture{started: make(chan struct{}, 64), cancelled: make(chan struct{}, 64)}
-	f.tools = []host.Tool{
+	f.tools = []tool.Tool{
 		{Name: "add", Description: "Add two numbers.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"]}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				var in struct{ A, B float64 }
 				json.Unmarshal(c.Input, &in)
-				return host.ToolResult{Details: in.A + in.B}, nil
+				return tool.Result{Details: in.A + in.B}, nil
 			}},
 		{Name: "sleep", Description: "Sleep for ms milliseconds.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"ms":{"type":"number"}}}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				var in struct{ MS int }
 				json.Unmarshal(c.Input, &in)
 				select {
@@ -56,16 +57,16 @@ func buildFixture(config string) (*fixture, error) {
 				}
 				select {
 				case <-time.After(time.Duration(in.MS) * time.Millisecond):
-					return host.ToolResult{Details: map[string]int{"slept": in.MS}}, nil
+					return tool.Result{Details: map[string]int{"slept": in.MS}}, nil
 				case <-ctx.Done():
 					f.cancelled <- struct{}{}
-					return host.ToolResult{}, ctx.Err()
+					return tool.Result{}, ctx.Err()
 				}
 			}},
 		{Name: "snapshot", Description: "Take a picture.", DirectOnly: true,
 			InputSchema: json.RawMessage(`{"type":"object"}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-				return host.ToolResult{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AAAA","mimeType":"image/png"}`)}}, nil
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+				return tool.Result{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AAAA","mimeType":"image/png"}`)}}, nil
 			}},
 	}
 	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Tools: f.tools})

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // The downstream servers' resources, resource templates and prompts are
@@ -42,7 +43,7 @@ func (s *service) passThrough(ctx context.Context, method string, req sdk.Reques
 		principal = x.TokenInfo.UserID
 	}
 	sess := s.session(ss, principal)
-	run, err := s.rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: principal, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}})
+	run, err := s.rt.Prepare(host.RunOptions{Scope: tool.Scope{AgentID: principal, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}})
 	if err != nil {
 		return nil, true, err
 	}

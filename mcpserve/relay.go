@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Relay passes a downstream MCP server's elicitation and sampling requests
@@ -36,7 +36,7 @@ func (r *Relay) bind(s *service) {
 
 // session finds the MCP session of a run's scope: scopes name sessions by
 // the id the service minted for them.
-func (r *Relay) session(scope host.Scope) (*sdk.ServerSession, *session, error) {
+func (r *Relay) session(scope tool.Scope) (*sdk.ServerSession, *session, error) {
 	r.mu.Lock()
 	s := r.s
 	r.mu.Unlock()
@@ -54,7 +54,7 @@ func (r *Relay) session(scope host.Scope) (*sdk.ServerSession, *session, error) 
 }
 
 // Elicit asks the session's client to elicit input from its user.
-func (r *Relay) Elicit(ctx context.Context, scope host.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+func (r *Relay) Elicit(ctx context.Context, scope tool.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error) {
 	ss, _, err := r.session(scope)
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (r *Relay) Elicit(ctx context.Context, scope host.Scope, params *sdk.Elicit
 }
 
 // CreateMessage asks the session's client to sample its model.
-func (r *Relay) CreateMessage(ctx context.Context, scope host.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
+func (r *Relay) CreateMessage(ctx context.Context, scope tool.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error) {
 	ss, _, err := r.session(scope)
 	if err != nil {
 		return nil, err
@@ -86,7 +86,7 @@ func clientCapabilities(ss *sdk.ServerSession) *sdk.ClientCapabilities {
 
 // Progress passes a downstream call's progress on as progress of the
 // session's exec and wait calls that asked for progress, named by server.
-func (r *Relay) Progress(_ context.Context, scope host.Scope, server string, params *sdk.ProgressNotificationParams) {
+func (r *Relay) Progress(_ context.Context, scope tool.Scope, server string, params *sdk.ProgressNotificationParams) {
 	_, sess, err := r.session(scope)
 	if err != nil {
 		return
@@ -105,7 +105,7 @@ func (r *Relay) Progress(_ context.Context, scope host.Scope, server string, par
 
 // Log passes a downstream log message on to the session's client, its
 // logger named by server; the client's logging level applies.
-func (r *Relay) Log(ctx context.Context, scope host.Scope, server string, params *sdk.LoggingMessageParams) {
+func (r *Relay) Log(ctx context.Context, scope tool.Scope, server string, params *sdk.LoggingMessageParams) {
 	ss, _, err := r.session(scope)
 	if err != nil {
 		return

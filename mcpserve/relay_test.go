@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // askingServer is a downstream server whose tools ask its client: ask
@@ -82,7 +83,7 @@ func relayRuntimeOf(t *testing.T, relay *Relay, down mcp.ServerConfig) *host.Run
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +229,7 @@ func TestResourcesAndPromptsPassThrough(t *testing.T) {
 		if deny {
 			policy.Deny = []string{"mcp:docs:resources/read"}
 		}
-		rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{c}, Policy: policy})
+		rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{c}, Policy: policy})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // nest is a cell expression for an array nested n levels deep.
@@ -91,14 +92,14 @@ func TestUnsendableWaitingResultAbortsTheRun(t *testing.T) {
 // make a CallToolResult 1000 deep, which the SDK still decodes from the tool
 // but which is one level too many inside the response message.
 func TestUnsendableDirectResultFails(t *testing.T) {
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: []host.Tool{{
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{{
 		Name: "deep", Description: "Deep details.", DirectOnly: true, InputSchema: json.RawMessage(`{"type":"object"}`),
-		Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			var d any = 0
 			for range 999 {
 				d = map[string]any{"d": d}
 			}
-			return host.ToolResult{Details: d}, nil
+			return tool.Result{Details: d}, nil
 		}}}})
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // protocolVersions are the versions offered to clients: those with the
@@ -89,7 +90,7 @@ func capabilities(rt *host.Runtime) *sdk.ServerCapabilities {
 // tools, so a downstream tools/list_changed reaches MCP clients as a new exec
 // description (and a list_changed of our own).
 func (s *service) sync() (*host.Run, error) {
-	run, err := s.rt.Prepare(host.RunOptions{Scope: host.Scope{SessionID: "tools/list", RunID: "tools/list"}})
+	run, err := s.rt.Prepare(host.RunOptions{Scope: tool.Scope{SessionID: "tools/list", RunID: "tools/list"}})
 	if err != nil {
 		return nil, fmt.Errorf("prepare code mode run: %w", err)
 	}
@@ -236,9 +237,9 @@ func (s *service) session(ss *sdk.ServerSession, principal string) *session {
 
 // scope is the run scope of a call: its session, and the authenticated
 // principal (empty without a bearer token) as the agent.
-func scope(sess *session, req *sdk.CallToolRequest) host.Scope {
+func scope(sess *session, req *sdk.CallToolRequest) tool.Scope {
 	p := principal(req)
-	return host.Scope{AgentID: p, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}
+	return tool.Scope{AgentID: p, SessionKey: sess.id, SessionID: sess.id, RunID: sess.id}
 }
 
 // principal is the authenticated principal of a request, "" without a

@@ -13,14 +13,15 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func swarmRuntime(t *testing.T, relay *Relay) *host.Runtime {
 	rt, err := host.New(context.Background(), &host.Options{
 		Config: json.RawMessage(`true`), Swarm: json.RawMessage(`true`), Agents: relay,
-		Tools: []host.Tool{{Name: "count", Description: "Return 1.", InputSchema: json.RawMessage(`{"type":"object"}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-				return host.ToolResult{Details: 1}, nil
+		Tools: []tool.Tool{{Name: "count", Description: "Return 1.", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+				return tool.Result{Details: 1}, nil
 			}}},
 	})
 	if err != nil {

@@ -15,15 +15,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // lateSource is a source whose MCP server connects after serve started.
 type lateSource struct {
-	tools   atomic.Pointer[[]host.Tool]
+	tools   atomic.Pointer[[]tool.Tool]
 	version atomic.Uint64
 }
 
-func (s *lateSource) Tools() []host.Tool {
+func (s *lateSource) Tools() []tool.Tool {
 	if p := s.tools.Load(); p != nil {
 		return *p
 	}
@@ -36,8 +37,8 @@ func (s *lateSource) Version() uint64 { return s.version.Load() }
 // tools/list_changed and a new exec description.
 func TestLateToolsReachTheClient(t *testing.T) {
 	src := &lateSource{}
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []host.Source{src},
-		Tools: []host.Tool{{Name: "add", Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) { return host.ToolResult{}, nil }}}})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{src},
+		Tools: []tool.Tool{{Name: "add", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{}, nil }}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +63,8 @@ func TestLateToolsReachTheClient(t *testing.T) {
 	if strings.Contains(describe(), "MCP.docs") {
 		t.Fatal("the server's tools before it connected")
 	}
-	src.tools.Store(&[]host.Tool{{Name: "search_docs", MCPServer: "docs", Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-		return host.ToolResult{}, nil
+	src.tools.Store(&[]tool.Tool{{Name: "search_docs", MCPServer: "docs", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{}, nil
 	}}})
 	src.version.Add(1)
 	select {
@@ -81,18 +82,18 @@ func TestLateToolsReachTheClient(t *testing.T) {
 // warning for the other; a tool whose input schema the SDK would panic on
 // is refused alone.
 func TestPassThroughKeepsEveryField(t *testing.T) {
-	tool := func(name, server string) host.Tool {
-		return host.Tool{Name: name, MCPServer: server, Label: "Read the " + server + " graph",
+	mkTool := func(name, server string) tool.Tool {
+		return tool.Tool{Name: name, MCPServer: server, Label: "Read the " + server + " graph",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}}}`),
 			OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
 			Annotations:  json.RawMessage(`{"readOnlyHint":true,"openWorldHint":false}`),
-			Execute:      func(ctx context.Context, c host.Call) (host.ToolResult, error) { return host.ToolResult{}, nil }}
+			Execute:      func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{}, nil }}
 	}
-	bad := tool("bad_schema", "b")
+	bad := mkTool("bad_schema", "b")
 	bad.InputSchema = json.RawMessage(`{"type":"string"}`)
 	var logs syncLog
 	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`false`), Logger: logs.logger(),
-		Tools: []host.Tool{tool("read_graph", "a"), tool("read_graph", "b"), bad}})
+		Tools: []tool.Tool{mkTool("read_graph", "a"), mkTool("read_graph", "b"), bad}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,6 +36,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Options configure a [Store].
@@ -188,7 +189,7 @@ func (s *Store) open(role, id string, signed []byte) ([]byte, error) {
 
 // header is what a record holds besides the host's state.
 type header struct {
-	Scope   host.Scope `json:"scope"`
+	Scope   tool.Scope `json:"scope"`
 	Expires int64      `json:"expires"` // Unix ms
 }
 
@@ -285,7 +286,7 @@ redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 'ok'
 `)
 
-func (s *Store) Claim(ctx context.Context, id string, caller host.Scope, lease time.Duration) (host.ParkedRun, map[abi.Ticket]abi.Outcome, error) {
+func (s *Store) Claim(ctx context.Context, id string, caller tool.Scope, lease time.Duration) (host.ParkedRun, map[abi.Ticket]abi.Outcome, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	res, err := peekScript.Run(ctx, s.rdb, []string{s.runKey(id), s.outKey(id), s.leaseKey(id)}).Slice()

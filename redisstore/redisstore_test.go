@@ -16,6 +16,7 @@ import (
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/host/runstoretest"
 	"github.com/seed11a79d2d/codemode/internal/redistest"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 var testKey = []byte("0123456789abcdef0123456789abcdef")
@@ -61,7 +62,7 @@ func TestNewRefuses(t *testing.T) {
 func TestSignedEntries(t *testing.T) {
 	url := redistest.Start(t)
 	ctx := context.Background()
-	scope := host.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
+	scope := tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
 	park := func(s *Store, id string, expires time.Time) {
 		t.Helper()
 		if err := s.Park(ctx, host.ParkedRun{ID: id, Scope: scope, Expires: expires, State: []byte(`{"v":1}`)}); err != nil {
@@ -89,7 +90,7 @@ func TestSignedEntries(t *testing.T) {
 	refused("cm_tamper", "a changed record")
 
 	// A changed scope: another session's run made to look like ours.
-	other := host.Scope{AgentID: "a", SessionKey: "victim", SessionID: "v", RunID: "r"}
+	other := tool.Scope{AgentID: "a", SessionKey: "victim", SessionID: "v", RunID: "r"}
 	s.Park(ctx, host.ParkedRun{ID: "cm_scope", Scope: other, Expires: time.Now().Add(time.Minute), State: []byte(`{}`)})
 	forged := strings.Replace(rec("cm_scope"), `"victim"`, `"k"     `, 1)
 	rdb.HSet(ctx, s.runKey("cm_scope"), "rec", strings.Replace(forged, `"SessionID":"v"`, `"SessionID":"s"`, 1))
@@ -134,16 +135,16 @@ func TestSignedEntries(t *testing.T) {
 func TestReplicasShareRuns(t *testing.T) {
 	url := redistest.Start(t)
 	release := make(chan struct{})
-	slow := host.Tool{Name: "slow", Description: "Answer when released.", Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+	slow := tool.Tool{Name: "slow", Description: "Answer when released.", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		select {
 		case <-release:
-			return host.ToolResult{Details: map[string]any{"ok": true}}, nil
+			return tool.Result{Details: map[string]any{"ok": true}}, nil
 		case <-ctx.Done():
-			return host.ToolResult{}, ctx.Err()
+			return tool.Result{}, ctx.Err()
 		}
 	}}
 	mk := func(name string) *host.Runtime {
-		rt, err := host.New(context.Background(), &host.Options{Tools: []host.Tool{slow}, Config: json.RawMessage(`{"enabled":true,"timeoutMs":500}`),
+		rt, err := host.New(context.Background(), &host.Options{Tools: []tool.Tool{slow}, Config: json.RawMessage(`{"enabled":true,"timeoutMs":500}`),
 			Runs: open(t, url, testKey, "rep:"), Replica: name})
 		if err != nil {
 			t.Fatal(err)
@@ -151,7 +152,7 @@ func TestReplicasShareRuns(t *testing.T) {
 		t.Cleanup(func() { rt.Close(context.Background()) })
 		return rt
 	}
-	scope := host.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
+	scope := tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
 	prep := func(rt *host.Runtime) *host.Run {
 		run, err := rt.Prepare(host.RunOptions{Scope: scope})
 		if err != nil {

@@ -11,24 +11,25 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/internal/redistest"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // A stalled Redis (CLIENT PAUSE) must fail each operation within the
 // store's OpTimeout, never hold it; these pauses are many times that
 // bound, and the checks are on states, not durations.
 
-var stallScope = host.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
+var stallScope = tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
 
 // stallRuntimes are two replicas on one Redis with opTimeout, sharing the
 // slow tool, which answers once release is closed.
 func stallRuntimes(t *testing.T, url string, opTimeout time.Duration, release chan struct{}) (a, b *host.Run) {
 	t.Helper()
-	slow := host.Tool{Name: "slow", Description: "Answer when released.", Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+	slow := tool.Tool{Name: "slow", Description: "Answer when released.", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		select {
 		case <-release:
-			return host.ToolResult{Details: map[string]any{"ok": true}}, nil
+			return tool.Result{Details: map[string]any{"ok": true}}, nil
 		case <-ctx.Done():
-			return host.ToolResult{}, ctx.Err()
+			return tool.Result{}, ctx.Err()
 		}
 	}}
 	mk := func(name string) *host.Run {
@@ -37,7 +38,7 @@ func stallRuntimes(t *testing.T, url string, opTimeout time.Duration, release ch
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		rt, err := host.New(context.Background(), &host.Options{Tools: []host.Tool{slow}, Config: json.RawMessage(`{"enabled":true,"timeoutMs":500}`),
+		rt, err := host.New(context.Background(), &host.Options{Tools: []tool.Tool{slow}, Config: json.RawMessage(`{"enabled":true,"timeoutMs":500}`),
 			Runs: s, Sessions: s.Sessions(), Replica: name})
 		if err != nil {
 			t.Fatal(err)

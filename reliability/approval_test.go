@@ -16,6 +16,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/mcpserve"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // approvalAttacks are cells that try to get a call approved by a person
@@ -60,15 +61,15 @@ func TestApprovalPromptAttacks(t *testing.T) {
 	relay := &mcpserve.Relay{}
 	rt, err := host.New(context.Background(), &host.Options{
 		Config: json.RawMessage(`true`),
-		Tools: []host.Tool{{Name: "ship", Description: "Mark shipments paid.", InputSchema: json.RawMessage(`{"type":"object"}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+		Tools: []tool.Tool{{Name: "ship", Description: "Mark shipments paid.", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				mu.Lock()
 				defer mu.Unlock()
 				ran = append(ran, c.Input)
-				return host.ToolResult{Details: "done"}, nil
+				return tool.Result{Details: "done"}, nil
 			}}},
 		Policy: host.Policy{Approval: []string{"ship"}},
-		Hooks:  host.Hooks{Approve: relay.Approve},
+		Hooks:  tool.Hooks{Approve: relay.Approve},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func skipKnownBug(t *testing.T, bug string) {
@@ -39,7 +40,7 @@ func TestStuckBuiltinDoesNotHoldTheProcess(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond) // let it get stuck
 	runtime.GC()
-	other := host.Scope{AgentID: "agent", SessionKey: "sk2", SessionID: "s2", RunID: "r2"}
+	other := tool.Scope{AgentID: "agent", SessionKey: "sk2", SessionID: "s2", RunID: "r2"}
 	probe := prepare(t, rt, other).Exec(context.Background(), "probe", execArgs("return 1"))
 	select {
 	case r := <-done:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/mcpserve"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // serveStdio serves rt with mcpserve over in-process pipes and connects a
@@ -55,7 +56,7 @@ func TestHostileCorpusOverMCP(t *testing.T) {
 	w := newWorld(t)
 	// mcpserve prepares its own runs without a deny list: leave the denied
 	// tool out of the runtime instead.
-	w.tools = slices.DeleteFunc(w.tools, func(tool host.Tool) bool { return tool.Name == "admin_reset" })
+	w.tools = slices.DeleteFunc(w.tools, func(tool tool.Tool) bool { return tool.Name == "admin_reset" })
 	sources := w.startMCP(t)
 	rt := newRuntime(t, w, corpusConfig, sources...)
 	cs, stop := serveStdio(t, rt)

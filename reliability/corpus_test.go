@@ -20,6 +20,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 var printCorpus = flag.Bool("corpus.print", false, "print each hostile cell's actual outcome")
@@ -228,7 +229,7 @@ func TestHostileCorpus(t *testing.T) {
 					t.Skip("BUG: " + bug)
 				}
 				crt := rts[b2i(c.want["swarm"] == "yes")][b2i(!c.atDeadline())]
-				run := prepare(t, crt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
+				run := prepare(t, crt, tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
 				start := time.Now()
 				r := run.Exec(context.Background(), "call_"+c.name, c.args())
 				r = resumeSlowPark(run, c.want["status"], r)

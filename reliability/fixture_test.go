@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	mcpplugin "github.com/seed11a79d2d/codemode/plugins/mcp"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // corpusConfig keeps hostile cells quick: a 2 s wall clock, an 8 MiB heap,
@@ -33,86 +34,86 @@ func corpusConfigWith(timeoutMs int) string {
 	"maxOutputBytes": 8192, "maxSnapshotBytes": 1048576, "maxPendingToolCalls": 16, "snapshotTtlSeconds": 60}`, timeoutMs)
 }
 
-var testScope = host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
+var testScope = tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r1"}
 
 // world is the set of tools every corpus cell sees: core, plugin, denied,
 // direct-only and MCP tools, an MCP resource and a denied MCP prompt, and
 // one plugin namespace.
 type world struct {
-	tools      []host.Tool
+	tools      []tool.Tool
 	secretHits atomic.Int64 // calls of tools no cell may reach
 	mcp        *mcpplugin.Client
 }
 
-func (w *world) secret(name string) host.Tool {
-	return host.Tool{Name: name, Plugin: "tracker", Description: "Must never run from a hostile cell.",
+func (w *world) secret(name string) tool.Tool {
+	return tool.Tool{Name: name, Plugin: "tracker", Description: "Must never run from a hostile cell.",
 		InputSchema: json.RawMessage(`{"type":"object"}`),
-		Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			w.secretHits.Add(1)
-			return host.ToolResult{Details: "secret"}, nil
+			return tool.Result{Details: "secret"}, nil
 		}}
 }
 
 func newWorld(t testing.TB) *world {
 	w := &world{}
 	obj := json.RawMessage(`{"type":"object"}`)
-	w.tools = []host.Tool{
+	w.tools = []tool.Tool{
 		{Name: "count", Description: "Return 1.", InputSchema: obj,
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-				return host.ToolResult{Details: 1}, nil
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+				return tool.Result{Details: 1}, nil
 			}},
 		{Name: "echo", Plugin: "demo", Description: "Echo the input.", InputSchema: obj,
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				var v any
 				if err := json.Unmarshal(c.Input, &v); err != nil {
-					return host.ToolResult{}, err
+					return tool.Result{}, err
 				}
-				return host.ToolResult{Details: v}, nil
+				return tool.Result{Details: v}, nil
 			}},
 		{Name: "sleep", Description: "Sleep ms milliseconds.", InputSchema: json.RawMessage(`{"type":"object","properties":{"ms":{"type":"number"}}}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				var in struct{ MS int }
 				json.Unmarshal(c.Input, &in)
 				select {
 				case <-time.After(time.Duration(in.MS) * time.Millisecond):
-					return host.ToolResult{Details: in.MS}, nil
+					return tool.Result{Details: in.MS}, nil
 				case <-ctx.Done():
-					return host.ToolResult{}, ctx.Err()
+					return tool.Result{}, ctx.Err()
 				}
 			}},
 		{Name: "big", Description: "Return n bytes of text.", InputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}}}`),
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				var in struct{ N int }
 				json.Unmarshal(c.Input, &in)
-				return host.ToolResult{Details: strings.Repeat("a", min(in.N, 64<<20))}, nil
+				return tool.Result{Details: strings.Repeat("a", min(in.N, 64<<20))}, nil
 			}},
 		{Name: "fail", Description: "Fail with a host error.", InputSchema: obj,
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-				return host.ToolResult{}, errors.New("host failure at /etc/secret")
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+				return tool.Result{}, errors.New("host failure at /etc/secret")
 			}},
 		{Name: "issues_list", Plugin: "tracker", Description: "List issues.", InputSchema: obj,
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-				return host.ToolResult{Details: []any{map[string]any{"id": 1, "input": json.RawMessage(c.Input)}}}, nil
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+				return tool.Result{Details: []any{map[string]any{"id": 1, "input": json.RawMessage(c.Input)}}}, nil
 			}},
 		// issues_delete is owned by the namespace's plugin but not declared by
 		// it: cells may call it by id, never through the namespace.
 		{Name: "issues_delete", Plugin: "tracker", Description: "Delete an issue.", InputSchema: obj,
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
-				return host.ToolResult{Details: "deleted"}, nil
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+				return tool.Result{Details: "deleted"}, nil
 			}},
 		w.secret("admin_reset"), // denied by the run's policy
 		w.secret("guarded"),     // needs an approval the run never gets
 		{Name: "screenshot", DirectOnly: true, Description: "Direct-only.", InputSchema: obj,
-			Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				w.secretHits.Add(1)
-				return host.ToolResult{}, nil
+				return tool.Result{}, nil
 			}},
 	}
 	return w
 }
 
 // startMCP connects an in-process MCP server named "docs" through plugins/mcp.
-func (w *world) startMCP(t testing.TB) []host.Source {
+func (w *world) startMCP(t testing.TB) []tool.Source {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "docs", Version: "1"}, nil)
 	srv.AddTool(&sdk.Tool{Name: "search_docs", Description: "Search the docs.",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)},
@@ -148,7 +149,7 @@ func (w *world) startMCP(t testing.TB) []host.Source {
 		ss.Close()
 	})
 	w.mcp = c
-	return []host.Source{c}
+	return []tool.Source{c}
 }
 
 // cacheDir is the compilation cache shared by this package's runtimes.
@@ -171,11 +172,11 @@ func cacheDir(t testing.TB) string {
 // corpus checks that no path reaches them.
 var corpusPolicy = host.Policy{Deny: []string{"admin_reset", "prompts/get"}, Approval: []string{"guarded"}, ApproveDestructive: true}
 
-var corpusHooks = host.Hooks{Approve: func(context.Context, host.ToolEvent) (bool, string, error) {
+var corpusHooks = tool.Hooks{Approve: func(context.Context, tool.Event) (bool, string, error) {
 	return false, "the corpus's person declines", nil
 }}
 
-func newRuntime(t testing.TB, w *world, config string, sources ...host.Source) *host.Runtime {
+func newRuntime(t testing.TB, w *world, config string, sources ...tool.Source) *host.Runtime {
 	t.Helper()
 	return newWorldRuntime(t, w, &host.Options{Sources: sources, Config: json.RawMessage(config)})
 }
@@ -192,10 +193,10 @@ func newWorldRuntime(t testing.TB, w *world, o *host.Options) *host.Runtime {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.RegisterNamespace("tracker", host.Namespace{ID: "tracker.issues", GlobalName: "Issues",
+	if err := rt.RegisterNamespace("tracker", tool.Namespace{ID: "tracker.issues", GlobalName: "Issues",
 		Description: "Issues of the tracker.", RequiredToolNames: []string{"issues_list"},
-		CreateScope: func(ctx context.Context, nc host.NamespaceContext) (any, error) {
-			return map[string]any{"list": host.NamespaceTool("issues_list", nil), "limits": map[string]any{"max": 50}}, nil
+		CreateScope: func(ctx context.Context, nc tool.NamespaceContext) (any, error) {
+			return map[string]any{"list": tool.NamespaceTool("issues_list", nil), "limits": map[string]any{"max": 50}}, nil
 		}}); err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func newWorldRuntime(t testing.TB, w *world, o *host.Options) *host.Runtime {
 	return rt
 }
 
-func prepare(t testing.TB, rt *host.Runtime, scope host.Scope) *host.Run {
+func prepare(t testing.TB, rt *host.Runtime, scope tool.Scope) *host.Run {
 	t.Helper()
 	run, err := rt.Prepare(host.RunOptions{Scope: scope})
 	if err != nil {

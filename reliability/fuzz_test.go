@@ -15,6 +15,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // fuzzConfig is the corpus configuration with the shortest wall clock, so a
@@ -185,10 +186,10 @@ func FuzzBridgeCodec(f *testing.F) {
 			t.Fatal(err)
 		}
 		defer rt.Close(context.Background())
-		rt.RegisterNamespace("tracker", host.Namespace{ID: "tracker.issues", GlobalName: "Issues",
+		rt.RegisterNamespace("tracker", tool.Namespace{ID: "tracker.issues", GlobalName: "Issues",
 			RequiredToolNames: []string{"issues_list"},
-			CreateScope: func(ctx context.Context, nc host.NamespaceContext) (any, error) {
-				return map[string]any{"list": host.NamespaceTool("issues_list", nil)}, nil
+			CreateScope: func(ctx context.Context, nc tool.NamespaceContext) (any, error) {
+				return map[string]any{"list": tool.NamespaceTool("issues_list", nil)}, nil
 			}})
 		run, err := rt.Prepare(host.RunOptions{Scope: testScope})
 		if err != nil {

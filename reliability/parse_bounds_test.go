@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // bigCells are hostile cells too large for testdata: 200,000 levels of
@@ -45,7 +46,7 @@ func TestParseBounds(t *testing.T) {
 	rt := newRuntime(t, w, corpusConfig)
 	for _, c := range bigCells() {
 		t.Run(c.name, func(t *testing.T) {
-			run := prepare(t, rt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-parse", RunID: "r-parse"})
+			run := prepare(t, rt, tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-parse", RunID: "r-parse"})
 			if d := c.check(run.Exec(context.Background(), "call_parse", c.args())); d != "" {
 				t.Error(d)
 			}

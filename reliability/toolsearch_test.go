@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // toolSearchConfig is corpusConfig for Tool Search: the same bounds, and no
@@ -35,7 +36,7 @@ func TestToolSearchHostileCorpus(t *testing.T) {
 				t.Parallel()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				run := prepare(t, rt, host.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
+				run := prepare(t, rt, tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s-" + c.name, RunID: "r-" + c.name})
 				r := run.ToolSearchCode(context.Background(), "call_"+c.name, c.args())
 				if r.Status == host.StatusWaiting || r.RunID != "" {
 					t.Errorf("a tool_search_code body parked: %s", describe(r))

@@ -8,8 +8,8 @@ import (
 
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
-	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // approver decides the calls that need approval. Those of tools.approval
@@ -18,14 +18,14 @@ import (
 // The demo tracker's updates, which need approval by the plugin's own rule,
 // keep the demo approver that stands in for a person, unless
 // tools.approval names them too.
-func (e *env) approver(useTracker bool, stderr io.Writer) func(context.Context, host.ToolEvent) (bool, string, error) {
+func (e *env) approver(useTracker bool, stderr io.Writer) func(context.Context, tool.Event) (bool, string, error) {
 	var a config.Approval
 	if e.file != nil {
 		a = e.file.Approval
 	}
 	demo := demoApprover(stderr)
 	trackerTools := catalog.ID(catalog.SourceOpenClaw, tracker.PluginID, "")
-	return func(ctx context.Context, ev host.ToolEvent) (bool, string, error) {
+	return func(ctx context.Context, ev tool.Event) (bool, string, error) {
 		named := slices.Contains(a.Tools, ev.ToolName) || slices.Contains(a.Tools, ev.ToolID)
 		if useTracker && !named && strings.HasPrefix(ev.ToolID, trackerTools) {
 			return demo(ctx, ev)

@@ -79,24 +79,25 @@ import (
 	"os"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func main() {
 	ctx := context.Background()
-	add := host.Tool{Name: "add", Description: "Add two numbers.",
+	add := tool.Tool{Name: "add", Description: "Add two numbers.",
 		InputSchema: json.RawMessage(` + "`" + `{"type":"object","properties":{"a":{"type":"number"},"b":{"type":"number"}}}` + "`" + `),
-		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
+		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
 			var in struct{ A, B float64 }
 			err := json.Unmarshal(call.Input, &in)
-			return host.ToolResult{Details: in.A + in.B}, err
+			return tool.Result{Details: in.A + in.B}, err
 		}}
-	rt, err := host.New(ctx, &host.Options{Tools: []host.Tool{add}, Config: json.RawMessage("true")})
+	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{add}, Config: json.RawMessage("true")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	defer rt.Close(ctx)
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: "a", SessionID: "s", RunID: "r"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{AgentID: "a", SessionID: "s", RunID: "r"}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -21,6 +21,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
 	"github.com/seed11a79d2d/codemode/redisstore"
+	"github.com/seed11a79d2d/codemode/tool"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,15 +30,15 @@ import (
 var demoCodeMode = json.RawMessage(`{"enabled":true}`)
 
 // cliScope is the scope of the exec command's one run.
-var cliScope = host.Scope{AgentID: "cli", SessionKey: "cli", SessionID: "cli", RunID: "cli"}
+var cliScope = tool.Scope{AgentID: "cli", SessionKey: "cli", SessionID: "cli", RunID: "cli"}
 
 // env is a started runtime and everything it was built from. Close it.
 type env struct {
 	rt      *host.Runtime
 	cfg     host.Config
 	file    *config.File // nil without --config
-	tools   []host.Tool
-	sources []host.Source
+	tools   []tool.Tool
+	sources []tool.Source
 	demo    *demo.Plugin     // nil when the demo plugin is off
 	tracker *tracker.Tracker // nil when the tracker plugin is off
 	closers []func()         // run in reverse order by Close
@@ -171,7 +172,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.tracker = tracker.New(demoIssues()...)
 		e.tools = append(e.tools, e.tracker.Tools()...)
 	}
-	hooks := host.Hooks{Approve: e.approver(useTracker, stderr)}
+	hooks := tool.Hooks{Approve: e.approver(useTracker, stderr)}
 	mcpServers := map[string]mcp.ServerConfig{}
 	if useDemo {
 		ct, st := sdk.NewInMemoryTransports()

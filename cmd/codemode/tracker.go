@@ -6,8 +6,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // demoIssues are the tracker's issues in the demo catalog: three open, two
@@ -32,8 +32,8 @@ const demoApprovalDelay = 300 * time.Millisecond
 // The tracker is in memory and lives for one process, so granting
 // everything changes nothing outside the process. A run that ends first (a
 // closed runtime, --once) cancels ctx, and the request is dropped.
-func demoApprover(stderr io.Writer) func(ctx context.Context, e host.ToolEvent) (bool, string, error) {
-	return func(ctx context.Context, e host.ToolEvent) (bool, string, error) {
+func demoApprover(stderr io.Writer) func(ctx context.Context, e tool.Event) (bool, string, error) {
+	return func(ctx context.Context, e tool.Event) (bool, string, error) {
 		fmt.Fprintf(stderr, "codemode: approval requested for %s %s; the demo approver grants it in %d ms\n",
 			e.ToolID, e.Input, demoApprovalDelay.Milliseconds())
 		t := time.NewTimer(demoApprovalDelay)

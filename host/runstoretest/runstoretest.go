@@ -13,14 +13,15 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Test runs the contract's checks on stores made by open; maxRuns is the
 // store's total cap. Each store it opens must start empty.
 func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 	ctx := context.Background()
-	scope := host.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
-	rec := func(id string, sc host.Scope) host.ParkedRun {
+	scope := tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
+	rec := func(id string, sc tool.Scope) host.ParkedRun {
 		return host.ParkedRun{ID: id, Scope: sc, Expires: time.Now().Add(time.Minute), State: []byte(`{"state":"` + id + `"}`)}
 	}
 	lease := time.Minute
@@ -103,13 +104,13 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		s := open(t)
 		s.Park(ctx, rec("cm_s", scope))
 		for _, c := range []struct {
-			caller host.Scope
+			caller tool.Scope
 			want   error
 		}{
-			{host.Scope{AgentID: "a", SessionKey: "other", SessionID: "s", RunID: "r"}, host.ErrOtherSession},
-			{host.Scope{AgentID: "b", SessionKey: "k", SessionID: "s", RunID: "r"}, host.ErrOtherSession},
-			{host.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r2"}, host.ErrOtherRun},
-			{host.Scope{}, host.ErrOtherSession},
+			{tool.Scope{AgentID: "a", SessionKey: "other", SessionID: "s", RunID: "r"}, host.ErrOtherSession},
+			{tool.Scope{AgentID: "b", SessionKey: "k", SessionID: "s", RunID: "r"}, host.ErrOtherSession},
+			{tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r2"}, host.ErrOtherRun},
+			{tool.Scope{}, host.ErrOtherSession},
 		} {
 			if _, _, err := s.Claim(ctx, "cm_s", c.caller, lease); !errors.Is(err, c.want) {
 				t.Errorf("%+v: %v, want %v", c.caller, err, c.want)
@@ -171,7 +172,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		}
 		n := host.SessionRunsCap
 		for i := 0; n < maxRuns; i++ {
-			sc := host.Scope{AgentID: "a", SessionKey: fmt.Sprint("k", i), SessionID: "s", RunID: "r"}
+			sc := tool.Scope{AgentID: "a", SessionKey: fmt.Sprint("k", i), SessionID: "s", RunID: "r"}
 			for j := 0; j < host.SessionRunsCap && n < maxRuns; j++ {
 				if err := s.Park(ctx, rec(fmt.Sprintf("cm_t%d_%d", i, j), sc)); err != nil {
 					t.Fatalf("run %d: %v", n, err)
@@ -179,7 +180,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 				n++
 			}
 		}
-		other := host.Scope{AgentID: "a", SessionKey: "last", SessionID: "s", RunID: "r"}
+		other := tool.Scope{AgentID: "a", SessionKey: "last", SessionID: "s", RunID: "r"}
 		if err := s.Park(ctx, rec("cm_over", other)); !errors.Is(err, host.ErrTooManyRuns) {
 			t.Fatalf("past the total cap: %v", err)
 		}
@@ -191,7 +192,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 
 	t.Run("drop session", func(t *testing.T) {
 		s := open(t)
-		other := host.Scope{AgentID: "a", SessionKey: "k2", SessionID: "s2", RunID: "r"}
+		other := tool.Scope{AgentID: "a", SessionKey: "k2", SessionID: "s2", RunID: "r"}
 		s.Park(ctx, rec("cm_d1", scope))
 		s.Park(ctx, rec("cm_d2", scope))
 		s.Park(ctx, rec("cm_d3", other))

@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // PluginID is the owner of every demo tool.
@@ -93,8 +93,8 @@ func (p *Plugin) Sent() []Message {
 }
 
 // Tools returns the plugin's tools, in a fixed order.
-func (p *Plugin) Tools() []host.Tool {
-	return []host.Tool{
+func (p *Plugin) Tools() []tool.Tool {
+	return []tool.Tool{
 		{
 			Name:        "shipping_list",
 			Plugin:      PluginID,
@@ -161,8 +161,8 @@ func (p *Plugin) Tools() []host.Tool {
 			Label:       "Always fail",
 			Description: "Fail every time with a tool error, to show how a cell sees one.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":true}`),
-			Execute: func(context.Context, host.Call) (host.ToolResult, error) {
-				return host.ToolResult{}, errors.New("always_fail: this demo tool always fails")
+			Execute: func(context.Context, tool.Call) (tool.Result, error) {
+				return tool.Result{}, errors.New("always_fail: this demo tool always fails")
 			},
 		},
 		{
@@ -182,7 +182,7 @@ func textContent(s string) json.RawMessage {
 	return b
 }
 
-func decode(call host.Call, v any) error {
+func decode(call tool.Call, v any) error {
 	if len(call.Input) == 0 {
 		return nil
 	}
@@ -192,7 +192,7 @@ func decode(call host.Call, v any) error {
 	return nil
 }
 
-func (p *Plugin) shippingList(context.Context, host.Call) (host.ToolResult, error) {
+func (p *Plugin) shippingList(context.Context, tool.Call) (tool.Result, error) {
 	rows := p.Shipments()
 	unpaid := 0
 	for _, s := range rows {
@@ -200,18 +200,18 @@ func (p *Plugin) shippingList(context.Context, host.Call) (host.ToolResult, erro
 			unpaid++
 		}
 	}
-	return host.ToolResult{
+	return tool.Result{
 		Content: []json.RawMessage{textContent(fmt.Sprintf("%d shipments, %d unpaid.", len(rows), unpaid))},
 		Details: rows,
 	}, nil
 }
 
-func (p *Plugin) shippingMarkPaid(_ context.Context, call host.Call) (host.ToolResult, error) {
+func (p *Plugin) shippingMarkPaid(_ context.Context, call tool.Call) (tool.Result, error) {
 	var in struct {
 		ID string `json:"id"`
 	}
 	if err := decode(call, &in); err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -219,21 +219,21 @@ func (p *Plugin) shippingMarkPaid(_ context.Context, call host.Call) (host.ToolR
 		if p.shipments[i].ID == in.ID {
 			changed := !p.shipments[i].Paid
 			p.shipments[i].Paid = true
-			return host.ToolResult{
+			return tool.Result{
 				Content: []json.RawMessage{textContent(in.ID + " is paid.")},
 				Details: map[string]any{"id": in.ID, "paid": true, "changed": changed},
 			}, nil
 		}
 	}
-	return host.ToolResult{}, fmt.Errorf("unknown shipment id %q", in.ID)
+	return tool.Result{}, fmt.Errorf("unknown shipment id %q", in.ID)
 }
 
-func (p *Plugin) conversationsList(_ context.Context, call host.Call) (host.ToolResult, error) {
+func (p *Plugin) conversationsList(_ context.Context, call tool.Call) (tool.Result, error) {
 	var in struct {
 		Query string `json:"query"`
 	}
 	if err := decode(call, &in); err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	words := strings.Fields(strings.ToLower(in.Query))
 	out := []Conversation{}
@@ -245,61 +245,61 @@ func (p *Plugin) conversationsList(_ context.Context, call host.Call) (host.Tool
 		}
 	}
 	p.mu.Unlock()
-	return host.ToolResult{
+	return tool.Result{
 		Content: []json.RawMessage{textContent(fmt.Sprintf("%d conversations.", len(out)))},
 		Details: map[string]any{"conversations": out},
 	}, nil
 }
 
-func (p *Plugin) conversationsSend(_ context.Context, call host.Call) (host.ToolResult, error) {
+func (p *Plugin) conversationsSend(_ context.Context, call tool.Call) (tool.Result, error) {
 	var in struct {
 		ConversationRef string `json:"conversationRef"`
 		Message         string `json:"message"`
 	}
 	if err := decode(call, &in); err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	if strings.TrimSpace(in.Message) == "" {
-		return host.ToolResult{}, errors.New("message must not be empty")
+		return tool.Result{}, errors.New("message must not be empty")
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !slices.ContainsFunc(p.conversations, func(c Conversation) bool { return c.ConversationRef == in.ConversationRef }) {
-		return host.ToolResult{}, fmt.Errorf("unknown conversationRef %q", in.ConversationRef)
+		return tool.Result{}, fmt.Errorf("unknown conversationRef %q", in.ConversationRef)
 	}
 	m := Message{MessageID: fmt.Sprintf("msg_%d", len(p.sent)+1), ConversationRef: in.ConversationRef, Message: in.Message}
 	p.sent = append(p.sent, m)
-	return host.ToolResult{
+	return tool.Result{
 		Content: []json.RawMessage{textContent("Sent " + m.MessageID + ".")},
 		Details: map[string]any{"ok": true, "messageId": m.MessageID, "conversationRef": m.ConversationRef},
 	}, nil
 }
 
-func (p *Plugin) slowEcho(ctx context.Context, call host.Call) (host.ToolResult, error) {
+func (p *Plugin) slowEcho(ctx context.Context, call tool.Call) (tool.Result, error) {
 	var in struct {
 		MS    *float64        `json:"ms"`
 		Value json.RawMessage `json:"value"`
 	}
 	if err := decode(call, &in); err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	if in.MS == nil || *in.MS < 0 || *in.MS != float64(int64(*in.MS)) {
-		return host.ToolResult{}, errors.New("ms must be a non-negative integer")
+		return tool.Result{}, errors.New("ms must be a non-negative integer")
 	}
 	d := time.Duration(*in.MS) * time.Millisecond
 	if d > MaxSleep {
-		return host.ToolResult{}, fmt.Errorf("ms must be at most %d", MaxSleep.Milliseconds())
+		return tool.Result{}, fmt.Errorf("ms must be at most %d", MaxSleep.Milliseconds())
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return host.ToolResult{}, ctx.Err()
+		return tool.Result{}, ctx.Err()
 	case <-t.C:
 	}
 	details := map[string]any{"sleptMs": d.Milliseconds()}
 	if len(in.Value) > 0 {
 		details["value"] = in.Value
 	}
-	return host.ToolResult{Content: []json.RawMessage{textContent(fmt.Sprintf("Echoed after %d ms.", d.Milliseconds()))}, Details: details}, nil
+	return tool.Result{Content: []json.RawMessage{textContent(fmt.Sprintf("Echoed after %d ms.", d.Milliseconds()))}, Details: details}, nil
 }

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
-func tool(t *testing.T, p *Plugin, name string) host.Tool {
+func toolNamed(t *testing.T, p *Plugin, name string) tool.Tool {
 	t.Helper()
 	for _, tl := range p.Tools() {
 		if tl.Name == name {
@@ -22,12 +22,12 @@ func tool(t *testing.T, p *Plugin, name string) host.Tool {
 		}
 	}
 	t.Fatalf("no tool %q", name)
-	return host.Tool{}
+	return tool.Tool{}
 }
 
-func call(t *testing.T, p *Plugin, name, input string) (host.ToolResult, error) {
+func call(t *testing.T, p *Plugin, name, input string) (tool.Result, error) {
 	t.Helper()
-	return tool(t, p, name).Execute(context.Background(), host.Call{ToolID: "openclaw:demo:" + name, Input: json.RawMessage(input)})
+	return toolNamed(t, p, name).Execute(context.Background(), tool.Call{ToolID: "openclaw:demo:" + name, Input: json.RawMessage(input)})
 }
 
 // roundTrip is the details as a cell would see them.
@@ -147,7 +147,7 @@ func TestSlowEcho(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = tool(t, p, "slow_echo").Execute(ctx, host.Call{Input: json.RawMessage(`{"ms":60000}`)})
+	_, err = toolNamed(t, p, "slow_echo").Execute(ctx, tool.Call{Input: json.RawMessage(`{"ms":60000}`)})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled slow_echo: err = %v", err)
 	}
@@ -222,7 +222,7 @@ func TestNamespaces(t *testing.T) {
 	if len(nss) != 1 || nss[0].GlobalName != "Shipping" {
 		t.Fatalf("namespaces = %+v", nss)
 	}
-	scope, err := nss[0].CreateScope(context.Background(), host.NamespaceContext{})
+	scope, err := nss[0].CreateScope(context.Background(), tool.NamespaceContext{})
 	if err != nil || scope.(map[string]any)["unit"] != "tons" {
 		t.Errorf("scope = %v, %v", scope, err)
 	}

@@ -9,13 +9,13 @@ import (
 	"image/color"
 	"image/png"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // chartImage draws one bar per shipment, its height proportional to the
 // tonnage. It returns an MCP image content block; images cannot cross the
 // cell's JSON bridge, which is why the tool is direct-only.
-func (p *Plugin) chartImage(context.Context, host.Call) (host.ToolResult, error) {
+func (p *Plugin) chartImage(context.Context, tool.Call) (tool.Result, error) {
 	rows := p.Shipments()
 	const bar, gap, height = 10, 4, 64
 	maxTons := 1.0
@@ -41,10 +41,10 @@ func (p *Plugin) chartImage(context.Context, host.Call) (host.ToolResult, error)
 	}
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, img); err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	block, _ := json.Marshal(map[string]string{
 		"type": "image", "mimeType": "image/png", "data": base64.StdEncoding.EncodeToString(buf.Bytes()),
 	})
-	return host.ToolResult{Content: []json.RawMessage{block}}, nil
+	return tool.Result{Content: []json.RawMessage{block}}, nil
 }

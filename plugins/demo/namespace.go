@@ -5,25 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Namespaces returns the demo's code-mode namespaces: Shipping, a concise
 // domain API over shipping_list and shipping_mark_paid. Register them with
 // [host.Runtime.RegisterNamespace] under [PluginID].
-func (p *Plugin) Namespaces() []host.Namespace {
-	return []host.Namespace{{
+func (p *Plugin) Namespaces() []tool.Namespace {
+	return []tool.Namespace{{
 		ID:          "demo.shipping",
 		GlobalName:  "Shipping",
 		Description: "Shipping is the demo's shipments as a namespace.",
 		Prompt: "Shipping.list() resolves to every shipment ({ id, paid, tons }); " +
 			"Shipping.markPaid(id) marks one paid. Shipping.unit names the weight unit.",
 		RequiredToolNames: []string{"shipping_list", "shipping_mark_paid"},
-		CreateScope: func(context.Context, host.NamespaceContext) (any, error) {
+		CreateScope: func(context.Context, tool.NamespaceContext) (any, error) {
 			return map[string]any{
 				"unit":     "tons",
-				"list":     host.NamespaceTool("shipping_list", nil),
-				"markPaid": host.NamespaceTool("shipping_mark_paid", markPaidInput),
+				"list":     tool.NamespaceTool("shipping_list", nil),
+				"markPaid": tool.NamespaceTool("shipping_mark_paid", markPaidInput),
 			}, nil
 		},
 	}}

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // call runs tools/call. A result with isError is a value (the guest's promise
@@ -18,26 +18,26 @@ import (
 // error (the guest's promise rejects).
 // With a relay, the call carries progress, a token naming the call, so that
 // the server's progress notifications reach the client the call is for.
-func (s *server) call(ctx context.Context, tool, progress string, input json.RawMessage) (host.ToolResult, error) {
+func (s *server) call(ctx context.Context, name, progress string, input json.RawMessage) (tool.Result, error) {
 	session, err := s.current()
 	if err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.c.timeout)
 	defer cancel()
-	params := &sdk.CallToolParams{Name: tool, Arguments: arguments(input)}
+	params := &sdk.CallToolParams{Name: name, Arguments: arguments(input)}
 	if s.c.relay != nil {
 		params.SetProgressToken(progress)
 	}
 	res, err := session.CallTool(ctx, params)
 	if err != nil {
-		return host.ToolResult{}, s.callError(ctx, session, "tool "+tool, err)
+		return tool.Result{}, s.callError(ctx, session, "tool "+name, err)
 	}
 	content := make([]json.RawMessage, 0, len(res.Content))
 	for _, c := range res.Content {
 		b, err := json.Marshal(c)
 		if err != nil {
-			return host.ToolResult{}, fmt.Errorf("MCP server %s: tool %s: unreadable content: %v", s.name, tool, err)
+			return tool.Result{}, fmt.Errorf("MCP server %s: tool %s: unreadable content: %v", s.name, name, err)
 		}
 		content = append(content, b)
 	}
@@ -48,7 +48,7 @@ func (s *server) call(ctx context.Context, tool, progress string, input json.Raw
 	if res.IsError {
 		details["isError"] = true
 	}
-	return host.ToolResult{Content: content, Details: details}, nil
+	return tool.Result{Content: content, Details: details}, nil
 }
 
 // arguments is the tools/call arguments object: {} for a missing or null

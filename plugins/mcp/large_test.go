@@ -9,6 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // largeServer is a real MCP server with n tools (tool_00000...), each
@@ -37,12 +38,12 @@ func largeRun(t testing.TB, n int) *host.Run {
 	if got := len(c.Tools()); got != n {
 		t.Fatalf("%d tools listed, want %d", got, n)
 	}
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`{"enabled": true, "timeoutMs": 60000}`), Sources: []host.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`{"enabled": true, "timeoutMs": 60000}`), Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{SessionKey: "s", SessionID: "s", RunID: "r"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{SessionKey: "s", SessionID: "s", RunID: "r"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@
 // namespace, and their resources and prompts are served to
 // MCP.<server>.resources and MCP.<server>.prompts.
 //
-// A [Client] is a [host.MCPSource]: pass it in [host.Options].Sources. It
+// A [Client] is a [tool.MCPSource]: pass it in [host.Options].Sources. It
 // starts every configured server once, in parallel, and keeps it connected:
 // a server that exits is restarted with backoff, and a tools/list_changed
 // notification refreshes its tool list for the runs prepared afterwards.
@@ -23,7 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // ServerConfig is one entry of the mcpServers map users already have in their
@@ -120,10 +120,10 @@ type Client struct {
 // its progress, and its log messages (servers that log are asked for info
 // and above).
 type Relay interface {
-	Elicit(ctx context.Context, scope host.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error)
-	CreateMessage(ctx context.Context, scope host.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error)
-	Progress(ctx context.Context, scope host.Scope, server string, params *sdk.ProgressNotificationParams)
-	Log(ctx context.Context, scope host.Scope, server string, params *sdk.LoggingMessageParams)
+	Elicit(ctx context.Context, scope tool.Scope, params *sdk.ElicitParams) (*sdk.ElicitResult, error)
+	CreateMessage(ctx context.Context, scope tool.Scope, params *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error)
+	Progress(ctx context.Context, scope tool.Scope, server string, params *sdk.ProgressNotificationParams)
+	Log(ctx context.Context, scope tool.Scope, server string, params *sdk.LoggingMessageParams)
 }
 
 // Start validates the configuration, connects to every server in parallel and
@@ -231,27 +231,27 @@ func (c *Client) Close() error {
 	return nil
 }
 
-// Tools implements [host.Source]: every connected server's tools, in server
+// Tools implements [tool.Source]: every connected server's tools, in server
 // name order, each in the order the server listed them. A server that is
 // restarting keeps its last known tools, whose calls fail until it is back.
-func (c *Client) Tools() []host.Tool {
-	var out []host.Tool
+func (c *Client) Tools() []tool.Tool {
+	var out []tool.Tool
 	for _, name := range c.names {
 		out = append(out, c.servers[name].currentTools()...)
 	}
 	return out
 }
 
-// Version implements [host.Source]: it moves whenever a server's tool list
+// Version implements [tool.Source]: it moves whenever a server's tool list
 // is replaced (a connect, a reconnect, a tools/list_changed).
 func (c *Client) Version() uint64 { return c.version.Load() }
 
-// MCPRequest implements [host.MCPSource] for "resources/list",
+// MCPRequest implements [tool.MCPSource] for "resources/list",
 // "resources/read", "prompts/list" and "prompts/get".
 func (c *Client) MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error) {
 	s, ok := c.servers[server]
 	if !ok {
-		return nil, host.ErrUnknownServer
+		return nil, tool.ErrUnknownServer
 	}
 	return s.request(ctx, method, params)
 }

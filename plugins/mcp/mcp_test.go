@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func start(t testing.TB, opts *Options) *Client {
@@ -35,12 +36,12 @@ func (w testWriter) Write(p []byte) (int, error) {
 // runtime is a code-mode runtime over the client; config is tools.codeMode.
 func runtime(t testing.TB, c *Client, config string) *host.Run {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Sources: []host.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{SessionID: "s", RunID: "r"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{SessionID: "s", RunID: "r"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,12 +129,12 @@ func TestNamespace(t *testing.T) {
 
 func TestNullArgumentsSentAsEmptyObject(t *testing.T) {
 	c := start(t, &Options{Servers: map[string]ServerConfig{"test": inProcess(t)}})
-	for _, tool := range c.Tools() {
-		if tool.Name != "echo" {
+	for _, tl := range c.Tools() {
+		if tl.Name != "echo" {
 			continue
 		}
 		for _, in := range []string{"", "null"} {
-			res, err := tool.Execute(context.Background(), host.Call{Input: json.RawMessage(in)})
+			res, err := tl.Execute(context.Background(), tool.Call{Input: json.RawMessage(in)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -146,9 +147,9 @@ func TestNullArgumentsSentAsEmptyObject(t *testing.T) {
 
 func TestDirectOnlyPassesResultThrough(t *testing.T) {
 	c := start(t, &Options{Servers: map[string]ServerConfig{"test": inProcess(t)}})
-	for _, tool := range c.Tools() {
-		if tool.Name == "picture" {
-			res, err := tool.Execute(context.Background(), host.Call{})
+	for _, tl := range c.Tools() {
+		if tl.Name == "picture" {
+			res, err := tl.Execute(context.Background(), tool.Call{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +240,7 @@ func TestUnstartableServerIsRetriedNotFatal(t *testing.T) {
 	if _, err := c.MCPRequest(context.Background(), "gone", "resources/list", nil); err == nil || !strings.Contains(err.Error(), "unavailable") {
 		t.Fatalf("request to a down server: %v", err)
 	}
-	if _, err := c.MCPRequest(context.Background(), "other", "resources/list", nil); err != host.ErrUnknownServer {
+	if _, err := c.MCPRequest(context.Background(), "other", "resources/list", nil); err != tool.ErrUnknownServer {
 		t.Fatalf("unknown server: %v", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // inflight counts a server's calls in flight by the scope that made them, so
@@ -17,18 +17,18 @@ import (
 // its scope too.
 type inflight struct {
 	mu     sync.Mutex
-	scopes map[host.Scope]int
-	tokens map[string]host.Scope
+	scopes map[tool.Scope]int
+	tokens map[string]tool.Scope
 	seq    uint64
 }
 
 // begin records a call of scope and returns its progress token and the
 // function that ends it.
-func (f *inflight) begin(scope host.Scope) (string, func()) {
+func (f *inflight) begin(scope tool.Scope) (string, func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.scopes == nil {
-		f.scopes, f.tokens = map[host.Scope]int{}, map[string]host.Scope{}
+		f.scopes, f.tokens = map[tool.Scope]int{}, map[string]tool.Scope{}
 	}
 	f.scopes[scope]++
 	f.seq++
@@ -45,10 +45,10 @@ func (f *inflight) begin(scope host.Scope) (string, func()) {
 }
 
 // byToken is the scope of the call a progress token was given to.
-func (f *inflight) byToken(token any) (host.Scope, bool) {
+func (f *inflight) byToken(token any) (tool.Scope, bool) {
 	t, ok := token.(string)
 	if !ok {
-		return host.Scope{}, false
+		return tool.Scope{}, false
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -59,7 +59,7 @@ func (f *inflight) byToken(token any) (host.Scope, bool) {
 // owner is the one scope with calls in flight. A request with none, or with
 // several, belongs to no one it could safely be shown to: one person's
 // prompt must never reach another.
-func (f *inflight) owner(server string) (host.Scope, error) {
+func (f *inflight) owner(server string) (tool.Scope, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch len(f.scopes) {
@@ -68,9 +68,9 @@ func (f *inflight) owner(server string) (host.Scope, error) {
 			return s, nil
 		}
 	case 0:
-		return host.Scope{}, fmt.Errorf("MCP server %s asked its client outside any call of a cell", server)
+		return tool.Scope{}, fmt.Errorf("MCP server %s asked its client outside any call of a cell", server)
 	}
-	return host.Scope{}, fmt.Errorf("MCP server %s asked its client while several runs had calls in flight on it; it cannot be told whose call it belongs to", server)
+	return tool.Scope{}, fmt.Errorf("MCP server %s asked its client while several runs had calls in flight on it; it cannot be told whose call it belongs to", server)
 }
 
 // relayOptions are the client options that relay a server's elicitation

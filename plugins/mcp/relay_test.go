@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // A request a server makes of its client belongs to the one scope with
@@ -15,7 +15,7 @@ func TestRelayOwner(t *testing.T) {
 	if _, err := f.owner("docs"); err == nil || !strings.Contains(err.Error(), "outside any call") {
 		t.Fatalf("no calls: %v", err)
 	}
-	a, b := host.Scope{SessionID: "a"}, host.Scope{SessionID: "b"}
+	a, b := tool.Scope{SessionID: "a"}, tool.Scope{SessionID: "b"}
 	tokenA1, endA1 := f.begin(a)
 	tokenA2, endA2 := f.begin(a)
 	if tokenA1 == tokenA2 {

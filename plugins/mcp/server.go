@@ -17,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Restart backoff: it doubles from minBackoff up to maxBackoff and starts
@@ -48,7 +48,7 @@ type server struct {
 	session *sdk.ClientSession // nil while down
 	cmd     *exec.Cmd          // the running stdio process, if any
 	down    error              // why the server is down
-	tools   []host.Tool
+	tools   []tool.Tool
 	closed  bool
 
 	refresh chan struct{} // tools/list_changed, coalesced
@@ -252,7 +252,7 @@ func (s *server) closeSession() {
 	}
 }
 
-func (s *server) currentTools() []host.Tool {
+func (s *server) currentTools() []tool.Tool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.tools)
@@ -272,8 +272,8 @@ func (s *server) current() (*sdk.ClientSession, error) {
 // listTools reads every page of tools/list and turns each usable tool into a
 // host tool; a tool with a broken schema or a duplicate name is dropped with a
 // warning.
-func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]host.Tool, error) {
-	var out []host.Tool
+func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]tool.Tool, error) {
+	var out []tool.Tool
 	seen := map[string]bool{}
 	cursor := ""
 	for page := 0; ; page++ {
@@ -306,13 +306,13 @@ func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]h
 	}
 }
 
-func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
+func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 	if t.Name == "" {
-		return host.Tool{}, errors.New("empty tool name")
+		return tool.Tool{}, errors.New("empty tool name")
 	}
 	in, err := checkInputSchema(t.InputSchema)
 	if err != nil {
-		return host.Tool{}, err
+		return tool.Tool{}, err
 	}
 	var out json.RawMessage
 	if t.OutputSchema != nil {
@@ -329,10 +329,10 @@ func (s *server) hostTool(t *sdk.Tool) (host.Tool, error) {
 		annotations, _ = json.Marshal(t.Annotations)
 	}
 	name := t.Name
-	return host.Tool{
+	return tool.Tool{
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
-		Execute: func(ctx context.Context, call host.Call) (host.ToolResult, error) {
+		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
 			token, end := s.calls.begin(call.Scope)
 			defer end()
 			return s.call(ctx, name, token, call.Input)

@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // logBuffer collects log output from any goroutine.
@@ -60,9 +60,9 @@ func waitLog(t *testing.T, logs *logBuffer, want string) string {
 
 func callTool(t *testing.T, c *Client, name, input string) string {
 	t.Helper()
-	for _, tool := range c.Tools() {
-		if tool.Name == name {
-			res, err := tool.Execute(context.Background(), host.Call{Input: json.RawMessage(input)})
+	for _, tl := range c.Tools() {
+		if tl.Name == name {
+			res, err := tl.Execute(context.Background(), tool.Call{Input: json.RawMessage(input)})
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

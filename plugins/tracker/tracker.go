@@ -15,7 +15,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // PluginID is the plugin id: catalog ids are openclaw:tracker:<tool>.
@@ -37,20 +37,24 @@ type Tracker struct {
 // New returns a tracker holding issues.
 func New(issues ...Issue) *Tracker { return &Tracker{issues: slices.Clone(issues)} }
 
-// Register adds the tracker's namespace to rt. The runtime must have been
-// built with the tracker's tools (as a host.Source or in host.Options.Tools).
-func (t *Tracker) Register(rt *host.Runtime) error {
+// Register adds the tracker's namespace to rt, a *host.Runtime (named by
+// its method, so that the plugin does not link the host). The runtime must
+// have been built with the tracker's tools (as a [tool.Source] or in
+// host.Options.Tools).
+func (t *Tracker) Register(rt interface {
+	RegisterNamespace(pluginID string, ns tool.Namespace) error
+}) error {
 	return rt.RegisterNamespace(PluginID, t.Namespace())
 }
 
 const issueSchema = `{"type":"object","properties":{"id":{"type":"string"},"title":{"type":"string"},"state":{"type":"string","enum":["open","closed"]}},"required":["id","title","state"],"additionalProperties":false}`
 
-// Version implements host.Source: the tracker's tools never change.
+// Version implements [tool.Source]: the tracker's tools never change.
 func (t *Tracker) Version() uint64 { return 0 }
 
-// Tools implements host.Source.
-func (t *Tracker) Tools() []host.Tool {
-	return []host.Tool{
+// Tools implements [tool.Source].
+func (t *Tracker) Tools() []tool.Tool {
+	return []tool.Tool{
 		{
 			Name: "issues_list", Plugin: PluginID, ReplaySafe: true,
 			Description:  "List issues, optionally only those in one state.",
@@ -76,17 +80,17 @@ func (t *Tracker) Tools() []host.Tool {
 }
 
 // Namespace is the Issues namespace over the tracker's tools.
-func (t *Tracker) Namespace() host.Namespace {
-	return host.Namespace{
+func (t *Tracker) Namespace() tool.Namespace {
+	return tool.Namespace{
 		ID: "tracker.issues", GlobalName: "Issues",
 		Description:       "An in-memory issue tracker: Issues.list({ state? }), Issues.get(id), Issues.update(id, { title?, state? }).",
 		Prompt:            "Issues.update needs a person's approval, so it may return waiting; call wait to continue.",
 		RequiredToolNames: []string{"issues_list", "issues_get", "issues_update"},
-		CreateScope: func(ctx context.Context, nc host.NamespaceContext) (any, error) {
+		CreateScope: func(ctx context.Context, nc tool.NamespaceContext) (any, error) {
 			return map[string]any{
-				"list": host.NamespaceTool("issues_list", nil),
-				"get":  host.NamespaceTool("issues_get", idArg),
-				"update": host.NamespaceTool("issues_update", func(args []json.RawMessage) (json.RawMessage, error) {
+				"list": tool.NamespaceTool("issues_list", nil),
+				"get":  tool.NamespaceTool("issues_get", idArg),
+				"update": tool.NamespaceTool("issues_update", func(args []json.RawMessage) (json.RawMessage, error) {
 					if len(args) != 2 {
 						return nil, errors.New("Issues.update takes (id, { title?, state? })")
 					}
@@ -110,10 +114,10 @@ func idArg(args []json.RawMessage) (json.RawMessage, error) {
 	return json.Marshal(map[string]json.RawMessage{"id": args[0]})
 }
 
-func (t *Tracker) list(_ context.Context, c host.Call) (host.ToolResult, error) {
+func (t *Tracker) list(_ context.Context, c tool.Call) (tool.Result, error) {
 	var in struct{ State string }
 	if err := json.Unmarshal(c.Input, &in); err != nil {
-		return host.ToolResult{}, fmt.Errorf("issues_list: %w", err)
+		return tool.Result{}, fmt.Errorf("issues_list: %w", err)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -123,7 +127,7 @@ func (t *Tracker) list(_ context.Context, c host.Call) (host.ToolResult, error) 
 			out = append(out, i)
 		}
 	}
-	return host.ToolResult{Details: out}, nil
+	return tool.Result{Details: out}, nil
 }
 
 func (t *Tracker) find(id string) (int, error) {
@@ -135,33 +139,33 @@ func (t *Tracker) find(id string) (int, error) {
 	return 0, fmt.Errorf("no issue %q", id)
 }
 
-func (t *Tracker) get(_ context.Context, c host.Call) (host.ToolResult, error) {
+func (t *Tracker) get(_ context.Context, c tool.Call) (tool.Result, error) {
 	var in struct{ ID string }
 	if err := json.Unmarshal(c.Input, &in); err != nil {
-		return host.ToolResult{}, fmt.Errorf("issues_get: %w", err)
+		return tool.Result{}, fmt.Errorf("issues_get: %w", err)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	k, err := t.find(in.ID)
 	if err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
-	return host.ToolResult{Details: t.issues[k]}, nil
+	return tool.Result{Details: t.issues[k]}, nil
 }
 
-func (t *Tracker) update(_ context.Context, c host.Call) (host.ToolResult, error) {
+func (t *Tracker) update(_ context.Context, c tool.Call) (tool.Result, error) {
 	var in struct{ ID, Title, State string }
 	if err := json.Unmarshal(c.Input, &in); err != nil {
-		return host.ToolResult{}, fmt.Errorf("issues_update: %w", err)
+		return tool.Result{}, fmt.Errorf("issues_update: %w", err)
 	}
 	if in.State != "" && in.State != "open" && in.State != "closed" {
-		return host.ToolResult{}, fmt.Errorf("issues_update: unknown state %q", in.State)
+		return tool.Result{}, fmt.Errorf("issues_update: unknown state %q", in.State)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	k, err := t.find(in.ID)
 	if err != nil {
-		return host.ToolResult{}, err
+		return tool.Result{}, err
 	}
 	if in.Title != "" {
 		t.issues[k].Title = in.Title
@@ -169,5 +173,5 @@ func (t *Tracker) update(_ context.Context, c host.Call) (host.ToolResult, error
 	if in.State != "" {
 		t.issues[k].State = in.State
 	}
-	return host.ToolResult{Details: t.issues[k]}, nil
+	return tool.Result{Details: t.issues[k]}, nil
 }

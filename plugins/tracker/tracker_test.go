@@ -7,14 +7,15 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // setup builds a runtime with the tracker as a source, its namespace, and an
 // approver that answers from a channel.
-func setup(t *testing.T, config string, hooks host.Hooks) (*Tracker, *host.Run) {
+func setup(t *testing.T, config string, hooks tool.Hooks) (*Tracker, *host.Run) {
 	t.Helper()
 	tr := New(Issue{"T-1", "Crash on start", "open"}, Issue{"T-2", "Typo in docs", "open"}, Issue{"T-3", "Old bug", "closed"})
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Sources: []host.Source{tr}, Hooks: hooks})
+	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Sources: []tool.Source{tr}, Hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func setup(t *testing.T, config string, hooks host.Hooks) (*Tracker, *host.Run) 
 	if err := tr.Register(rt); err != nil {
 		t.Fatal(err)
 	}
-	run, err := rt.Prepare(host.RunOptions{Scope: host.Scope{AgentID: "a", SessionID: "s", RunID: "r"}})
+	run, err := rt.Prepare(host.RunOptions{Scope: tool.Scope{AgentID: "a", SessionID: "s", RunID: "r"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,10 +40,10 @@ func waitFor(run *host.Run, r host.Result) host.Result {
 	return run.Wait(context.Background(), b)
 }
 
-func approveAll(context.Context, host.ToolEvent) (bool, string, error) { return true, "", nil }
+func approveAll(context.Context, tool.Event) (bool, string, error) { return true, "", nil }
 
 func TestNamespaceEndToEnd(t *testing.T) {
-	tr, run := setup(t, `true`, host.Hooks{Approve: approveAll})
+	tr, run := setup(t, `true`, tool.Hooks{Approve: approveAll})
 	desc := run.Tools()[0].Description
 	if !strings.Contains(desc, "Issues.update needs a person's approval") ||
 		!strings.Contains(desc, `- "openclaw:tracker:issues_list" { state?: "open" | "closed" } -> Array<{ id: string; state: "open" | "closed"; title: string }>`) {
@@ -62,10 +63,10 @@ func TestNamespaceEndToEnd(t *testing.T) {
 }
 
 func TestBlockedCall(t *testing.T) {
-	hooks := host.Hooks{
+	hooks := tool.Hooks{
 		Approve: approveAll,
-		BeforeToolCall: func(ctx context.Context, e host.ToolEvent) host.Decision {
-			return host.Decision{Block: e.ToolName == "issues_update" && strings.Contains(string(e.Input), "T-3"), Reason: "T-3 is archived"}
+		BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
+			return tool.Decision{Block: e.ToolName == "issues_update" && strings.Contains(string(e.Input), "T-3"), Reason: "T-3 is archived"}
 		},
 	}
 	tr, run := setup(t, `true`, hooks)
@@ -77,7 +78,7 @@ func TestBlockedCall(t *testing.T) {
 
 func TestApprovalAfterExecReturnedWaiting(t *testing.T) {
 	decisions := make(chan bool, 1)
-	hooks := host.Hooks{Approve: func(ctx context.Context, e host.ToolEvent) (bool, string, error) {
+	hooks := tool.Hooks{Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
 		select {
 		case ok := <-decisions:
 			return ok, "not now", nil
@@ -100,7 +101,7 @@ func TestApprovalAfterExecReturnedWaiting(t *testing.T) {
 }
 
 func TestRestartSafeCellRefusedBeforeSideEffect(t *testing.T) {
-	tr, run := setup(t, `true`, host.Hooks{Approve: approveAll})
+	tr, run := setup(t, `true`, tool.Hooks{Approve: approveAll})
 	r := execCode(run, `return await tools.callValue("openclaw:tracker:issues_update", { id: "T-1", state: "closed" })`, true)
 	for r.Status == host.StatusWaiting {
 		r = waitFor(run, r)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 type logs struct {
@@ -62,7 +63,7 @@ func main() {
 	} else {
 		out.Started = true
 		rt, err := host.New(ctx, &host.Options{Engine: e, Config: json.RawMessage(`true`),
-			Tools: []host.Tool{{Name: "noop", Execute: func(context.Context, host.Call) (host.ToolResult, error) { return host.ToolResult{}, nil }}}})
+			Tools: []tool.Tool{{Name: "noop", Execute: func(context.Context, tool.Call) (tool.Result, error) { return tool.Result{}, nil }}}})
 		if err != nil {
 			out.Error = err.Error()
 		} else if run, err := rt.Prepare(host.RunOptions{}); err != nil {
