@@ -3,10 +3,11 @@ package host
 import (
 	"context"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"runtime"
 	"sync"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // defaultRunningCells is the default of Options.MaxRunningCells: enough to

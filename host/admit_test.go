@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -253,24 +254,24 @@ func TestParkedHeadroom(t *testing.T) {
 			t.Fatalf("%s: %+v", why, r)
 		}
 	}
-	light := lightRuns(maxSessionRuns)
-	headroom := maxParkedRuns / 4
-	park(session(0), maxSessionRuns)
-	refused(session(0), msgTooManySessionRuns, "past the session's share")
-	for i := 1; i*maxSessionRuns < maxParkedRuns-headroom; i++ {
-		park(session(i), maxSessionRuns)
+	light := lightRuns(store.SessionRunsCap)
+	headroom := store.MaxParkedRuns / 4
+	park(session(0), store.SessionRunsCap)
+	refused(session(0), store.ErrTooManySessionRuns.Error(), "past the session's share")
+	for i := 1; i*store.SessionRunsCap < store.MaxParkedRuns-headroom; i++ {
+		park(session(i), store.SessionRunsCap)
 	}
 	heavy := session(3) // the fourth session at its share would fill the process
 	park(heavy, light)
-	refused(heavy, msgTooManyRuns, "a session past the light share in the headroom")
+	refused(heavy, store.ErrTooManyRuns.Error(), "a session past the light share in the headroom")
 	for i := 4; i < 3+headroom/light; i++ {
 		park(session(i), light)
 	}
-	if n := len(rt.store.runs); n != maxParkedRuns {
+	if n := len(rt.store.runs); n != store.MaxParkedRuns {
 		t.Fatalf("%d runs parked", n)
 	}
-	refused(session(99), msgTooManyRuns, "past the process cap")
+	refused(session(99), store.ErrTooManyRuns.Error(), "past the process cap")
 	rt.EndSession("s0", "s0")
 	park(session(99), light)
-	refused(session(1), msgTooManySessionRuns, "a session at its share after another ended")
+	refused(session(1), store.ErrTooManySessionRuns.Error(), "a session at its share after another ended")
 }

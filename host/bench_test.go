@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"testing"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func BenchmarkExecTrivial(b *testing.B) {

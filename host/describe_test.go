@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/store"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // waitUntilDone calls wait until the run leaves waiting, a bounded number of
@@ -132,7 +134,7 @@ func TestStoreBounds(t *testing.T) {
 	run := prepare(t, rt, RunOptions{Scope: session1})
 	r := exec(t, run, `
 		const out = [];
-		const big = "x".repeat(`+fmt.Sprint(MaxStateValueBytes)+`);
+		const big = "x".repeat(`+fmt.Sprint(store.MaxStateValueBytes)+`);
 		try { await store("big", big); out.push("stored") } catch (e) { out.push(e.message) }
 		const part = "y".repeat(200000);
 		for (let i = 0; i < 6; i++) {
@@ -237,28 +239,6 @@ func TestFailuresCarryNoHostFrames(t *testing.T) {
 	}
 }
 
-// TestMemoryStoreBoundsTheProcess opens session after session, as a client
-// could, until the memory store's total bound refuses.
-func TestMemoryStoreBoundsTheProcess(t *testing.T) {
-	ctx := context.Background()
-	m := NewMemorySessionStore()
-	value := json.RawMessage(`"` + strings.Repeat("v", MaxStateValueBytes-2) + `"`)
-	var err error
-	n := 0
-	for ; n < 2*memoryStateBytes/MaxStateValueBytes && err == nil; n++ {
-		err = m.Store(ctx, Session{"k", fmt.Sprint(n)}, "key", value)
-	}
-	if err == nil || !strings.Contains(err.Error(), "this process holds") || n > memoryStateBytes/MaxStateValueBytes+1 {
-		t.Fatalf("after %d sessions: %v", n, err)
-	}
-	if err := m.Drop(ctx, Session{"k", "0"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Store(ctx, Session{"k", "new"}, "key", value); err != nil {
-		t.Fatalf("an ended session's bytes were not freed: %v", err)
-	}
-}
-
 func TestWaitRefusesABlankRunID(t *testing.T) {
 	run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{})
 	for _, args := range []string{`{}`, `{"runId":""}`, `{"runId":"  \t"}`, `{"runId":7}`, `[]`} {
@@ -348,39 +328,5 @@ func TestDebounceLoopClearsAsItGoes(t *testing.T) {
 		return fired`)
 	if r.Status != StatusCompleted || string(r.Value) != "1" {
 		t.Fatalf("%+v", r)
-	}
-}
-
-// TestStoreAfterTheSessionEnded: a leg still running when its session ends
-// cannot bring the session's state back.
-func TestStoreAfterTheSessionEnded(t *testing.T) {
-	ctx := context.Background()
-	m := NewMemorySessionStore()
-	s := Session{"k", "s"}
-	if err := m.Store(ctx, s, "a", json.RawMessage(`1`)); err != nil {
-		t.Fatal(err)
-	}
-	m.Drop(ctx, s)
-	if err := m.Store(ctx, s, "b", json.RawMessage(`2`)); err == nil || !strings.Contains(err.Error(), "the session has ended") {
-		t.Fatalf("a store after the end: %v", err)
-	}
-	if _, ok, _ := m.Load(ctx, s, "a"); ok {
-		t.Fatal("the dropped value is back")
-	}
-}
-
-// TestStoreCountsEveryEntry: a flood of tiny values is bounded by what they
-// cost, not by their bytes alone.
-func TestStoreCountsEveryEntry(t *testing.T) {
-	ctx := context.Background()
-	m := NewMemorySessionStore()
-	n := 0
-	for ; n < MaxStateSessionBytes; n++ {
-		if m.Store(ctx, Session{"k", "s"}, fmt.Sprint(n), json.RawMessage(`0`)) != nil {
-			break
-		}
-	}
-	if n > MaxStateSessionBytes/entryBytes {
-		t.Fatalf("%d one-byte values fit in a session", n)
 	}
 }

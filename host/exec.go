@@ -78,9 +78,9 @@ type pendingCall struct {
 	deferred   bool
 	replaySafe bool
 	// payload is a deferred request's, so that another process can
-	// resolve it again (see RunStore).
+	// resolve it again (see store.Runs).
 	payload string
-	// replica runs a call of a run resumed from a RunStore: the call went
+	// replica runs a call of a run resumed from a store.Runs: the call went
 	// on there, and its outcome comes through the store.
 	replica string
 }

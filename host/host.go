@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -64,15 +65,15 @@ type Options struct {
 	// every tool: registered, from sources, and client tools.
 	Policy Policy
 	// Sessions keeps what cells store with store(key, value); nil means
-	// [NewMemorySessionStore].
-	Sessions SessionStore
+	// [store.NewMemorySessions].
+	Sessions store.Sessions
 	// Runs keeps parked runs where other processes can resume them (see
-	// [RunStore]); nil keeps them in this process. Replica names this
+	// [store.Runs]); nil keeps them in this process. Replica names this
 	// process in it; empty means a random name.
-	Runs    RunStore
+	Runs    store.Runs
 	Replica string
 	// MaxSessionRuns is how many parked runs one session may hold; zero
-	// means [SessionRunsCap]. A server whose sessions are principals (one
+	// means [store.SessionRunsCap]. A server whose sessions are principals (one
 	// per bearer token, as stateless HTTP has) raises it, since the share
 	// exists to keep one client from taking every slot.
 	MaxSessionRuns int
@@ -99,9 +100,9 @@ type Runtime struct {
 	engine     abi.Engine
 	ownEng     bool
 	logger     *slog.Logger
-	store      *store
-	sessions   SessionStore
-	runs       RunStore // nil: parked runs stay in store
+	store      *parkedRuns
+	sessions   store.Sessions
+	runs       store.Runs // nil: parked runs stay in store
 	sessionCap int
 	replica    string
 	flights    *flights
@@ -179,14 +180,14 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 		}
 		r.engine, r.ownEng = eng, true
 	}
-	r.store = newStore()
+	r.store = newParkedRuns()
 	if r.sessions = o.Sessions; r.sessions == nil {
-		r.sessions = NewMemorySessionStore()
+		r.sessions = store.NewMemorySessions()
 	}
 	r.workers = newWorkers()
 	r.flights = newFlights()
 	if r.sessionCap = o.MaxSessionRuns; r.sessionCap <= 0 {
-		r.sessionCap = SessionRunsCap
+		r.sessionCap = store.SessionRunsCap
 	}
 	r.store.sessionCap = r.sessionCap
 	if r.runs = o.Runs; r.runs != nil {

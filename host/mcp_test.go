@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // fakeMCP is an in-process MCPSource with one server, "docs".

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // issuesPlugin registers two tools of plugin "tracker" and returns them.

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 func TestHooksSeeBlockAndRewriteCalls(t *testing.T) {

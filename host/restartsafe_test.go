@@ -3,8 +3,9 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"github.com/seed11a79d2d/codemode/tool"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // restartSafe is the exec input of a restart-safe cell.

@@ -134,23 +134,16 @@ func wellFormed(js string) string {
 
 // Messages of the run lifecycle, worded as OpenClaw's Code Mode words them.
 const (
-	msgDisabled           = "code mode is disabled."
-	msgTimeout            = "code mode timeout exceeded"
-	msgSourceTimeout      = "code mode timeout exceeded while checking the cell's source (the TypeScript transform or the parse): simplify or split it."
-	msgAborted            = "code mode execution aborted"
-	msgMemory             = "code mode memory limit exceeded"
-	msgOutputLimit        = "code mode output limit exceeded"
-	msgTooDeep            = "code mode value is nested too deeply to encode as JSON (more than 10000 levels); return a flatter value."
-	msgSnapshotLimit      = "code mode snapshot limit exceeded"
-	msgTooManyPending     = "too many pending code mode tool calls"
-	msgNoHostWork         = "code mode promise is pending without host work"
-	msgTooManyRuns        = "too many suspended code mode runs."
-	msgTooManySessionRuns = "too many suspended code mode runs in this session: wait for one to finish or let it expire."
-	msgUnavailable        = "code mode run is unavailable or expired."
-	msgOtherSession       = "code mode run belongs to a different session."
-	msgOtherRun           = "code mode run belongs to a different agent run."
-	msgAlreadyResuming    = "code mode run is already being resumed."
-	msgRunLost            = "code mode run was lost: the process resuming it stopped before it parked or finished."
+	msgDisabled       = "code mode is disabled."
+	msgTimeout        = "code mode timeout exceeded"
+	msgSourceTimeout  = "code mode timeout exceeded while checking the cell's source (the TypeScript transform or the parse): simplify or split it."
+	msgAborted        = "code mode execution aborted"
+	msgMemory         = "code mode memory limit exceeded"
+	msgOutputLimit    = "code mode output limit exceeded"
+	msgTooDeep        = "code mode value is nested too deeply to encode as JSON (more than 10000 levels); return a flatter value."
+	msgSnapshotLimit  = "code mode snapshot limit exceeded"
+	msgTooManyPending = "too many pending code mode tool calls"
+	msgNoHostWork     = "code mode promise is pending without host work"
 )
 
 // failure maps an engine failure onto a result.

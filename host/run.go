@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -147,7 +148,7 @@ func jsString(s string) string {
 // cancelled and their snapshots dropped, so a later wait fails. Cells that
 // are executing stop when the context given to Exec or Wait is cancelled.
 //
-// With a RunStore, only the runs this process parked and still runs calls
+// With a store.Runs, only the runs this process parked and still runs calls
 // of are known here: those leave the store too.
 func (run *Run) Abort() {
 	run.rt.store.drop(func(st *state) bool { return st.run == run })
@@ -174,11 +175,11 @@ func (r *Runtime) EndSession(sessionKey, sessionID string) {
 		return s.SessionKey == sessionKey && s.SessionID == sessionID
 	})
 	if r.runs != nil {
-		if err := r.runs.DropSession(context.Background(), Session{sessionKey, sessionID}); err != nil {
+		if err := r.runs.DropSession(context.Background(), store.Session{Key: sessionKey, ID: sessionID}); err != nil {
 			r.logger.Warn("code mode run store: a session's runs were not dropped", "session", sessionID, "err", err)
 		}
 	}
-	if err := r.sessions.Drop(context.Background(), Session{sessionKey, sessionID}); err != nil {
+	if err := r.sessions.Drop(context.Background(), store.Session{Key: sessionKey, ID: sessionID}); err != nil {
 		r.logger.Warn("code mode session state not dropped", "session", sessionID, "err", err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 )
 
-// The outcome of a parked run's call reaches a RunStore that may stall (a
+// The outcome of a parked run's call reaches a store.Runs that may stall (a
 // paused or failing-over Redis). A lost write would leave the run waiting on
 // a call that finished, answering `waiting` until its TTL; so the write is
 // retried a few times, and when the store stays away the run is marked

@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/store"
 )
 
-// stalling is a RunStore whose next Settle writes (failSettles of them)
+// stalling is a store.Runs whose next Settle writes (failSettles of them)
 // and Settled reads (failReads) fail as a stalled Redis's do; every Settle
 // attempt is reported on settles.
 type stalling struct {
-	RunStore
+	store.Runs
 	mu                     sync.Mutex
 	failSettles, failReads int
 	settles                chan abi.Ticket
@@ -34,7 +35,7 @@ func (s *stalling) Settle(ctx context.Context, id string, t abi.Ticket, o abi.Ou
 	if fail {
 		return errStalled
 	}
-	return s.RunStore.Settle(ctx, id, t, o)
+	return s.Runs.Settle(ctx, id, t, o)
 }
 
 func (s *stalling) Settled(ctx context.Context, id string) (map[abi.Ticket]abi.Outcome, error) {
@@ -47,23 +48,23 @@ func (s *stalling) Settled(ctx context.Context, id string) (map[abi.Ticket]abi.O
 	if fail {
 		return nil, errStalled
 	}
-	return s.RunStore.Settled(ctx, id)
+	return s.Runs.Settled(ctx, id)
 }
 
 // parkSlowCall parks a run on a whose slow call is held by g, with the
 // store failing the given writes and reads.
-func parkSlowCall(t *testing.T, failSettles, failReads int) (store *stalling, g *gate, onB *Run, id string) {
+func parkSlowCall(t *testing.T, failSettles, failReads int) (rs *stalling, g *gate, onB *Run, id string) {
 	t.Helper()
-	store = &stalling{RunStore: NewMemoryRunStore(0), failSettles: failSettles, failReads: failReads, settles: make(chan abi.Ticket, 64)}
+	rs = &stalling{Runs: store.NewMemoryRuns(0), failSettles: failSettles, failReads: failReads, settles: make(chan abi.Ticket, 64)}
 	g = newGate()
 	t.Cleanup(g.open)
-	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), store, g.tool())
+	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), rs, g.tool())
 	r := exec(t, prepare(t, a, RunOptions{}), `const v = await tools.callValue("slow_echo", {v: 41}); return v.v + 1`)
 	if r.Status != StatusWaiting {
 		t.Fatalf("exec: %+v", r)
 	}
 	<-g.calls
-	return store, g, prepare(t, b, RunOptions{}), r.RunID
+	return rs, g, prepare(t, b, RunOptions{}), r.RunID
 }
 
 // waitOut waits on run until it is no longer waiting, at most limit
@@ -84,10 +85,10 @@ func waitOut(t *testing.T, run *Run, id string, limit int) Result {
 // run completes, and a wait during the stall that could not poll the store
 // is waiting, not failed.
 func TestStalledStoreOutcomeRetried(t *testing.T) {
-	store, g, onB, id := parkSlowCall(t, 2, 3)
+	rs, g, onB, id := parkSlowCall(t, 2, 3)
 	g.open()
 	for range 3 {
-		if tk := <-store.settles; tk != 1 {
+		if tk := <-rs.settles; tk != 1 {
 			t.Fatalf("settled ticket %d", tk)
 		}
 	}
@@ -100,14 +101,14 @@ func TestStalledStoreOutcomeRetried(t *testing.T) {
 // write of the mark, fails the run: the next wait says the store was
 // unavailable, once, and the run is gone after it.
 func TestStalledStoreFailsTheRun(t *testing.T) {
-	store, g, onB, id := parkSlowCall(t, settleAttempts+1, 0)
+	rs, g, onB, id := parkSlowCall(t, settleAttempts+1, 0)
 	g.open()
 	for i := range settleAttempts + 2 { // the outcome's writes, then two of the mark's
 		want := abi.Ticket(1)
 		if i >= settleAttempts {
 			want = failedTicket
 		}
-		if tk := <-store.settles; tk != want {
+		if tk := <-rs.settles; tk != want {
 			t.Fatalf("write %d: ticket %d, want %d", i, tk, want)
 		}
 	}
@@ -116,7 +117,7 @@ func TestStalledStoreFailsTheRun(t *testing.T) {
 		!strings.Contains(r.Error, "redis did not answer in time") {
 		t.Fatalf("wait: %+v", r)
 	}
-	if r := waitFor(onB, id); r.Status != StatusFailed || r.Error != msgUnavailable {
+	if r := waitFor(onB, id); r.Status != StatusFailed || r.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("a wait after: %+v", r)
 	}
 }

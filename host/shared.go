@@ -13,10 +13,11 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/store"
 )
 
-// The shared path: with a RunStore, a parked run is a record any process
-// can resume, and its calls in flight report to the store (see RunStore).
+// The shared path: with a store.Runs, a parked run is a record any process
+// can resume, and its calls in flight report to the store (see store.Runs).
 
 // portable is a parked run's state in a ParkedRun: everything a wait needs
 // besides the calls' outcomes. A TypeScript cell's source map stays behind:
@@ -60,7 +61,7 @@ type portableOutcome struct {
 
 const portableVersion = 1
 
-// replicaBeat is how often a runtime with a RunStore says it is alive, and
+// replicaBeat is how often a runtime with a store.Runs says it is alive, and
 // replicaTTL how long one beat lasts: a replica killed mid-call is known to
 // be gone within replicaTTL, and a busy one may miss four beats in a row
 // before it counts as gone.
@@ -154,7 +155,7 @@ func (st *state) parkShared(ctx context.Context) Result {
 		return st.finish(run.failed(abi.CodeInternalError, "", "code mode run cannot be stored: "+err.Error()))
 	}
 	expires := time.Now().Add(run.rt.bounds.SnapshotTTL)
-	if err := run.rt.runs.Park(ctx, ParkedRun{ID: st.id, Scope: run.opts.Scope, Expires: expires, State: data, SessionCap: run.rt.sessionCap}); err != nil {
+	if err := run.rt.runs.Park(ctx, store.ParkedRun{ID: st.id, Scope: run.opts.Scope, Expires: expires, State: data, SessionCap: run.rt.sessionCap}); err != nil {
 		if isStoreRefusal(err) {
 			return st.finish(run.failed(abi.CodeInvalidInput, "", err.Error()))
 		}
@@ -252,7 +253,7 @@ func (f *flights) cancel(match func(*state) bool) {
 
 // Drain waits until every call in flight of a parked run has settled and
 // its outcome is in the run store, or ctx ends: a process that stops after
-// Drain loses no settled work. Without a RunStore there is nothing to wait
+// Drain loses no settled work. Without a store.Runs there is nothing to wait
 // for (parked runs end with the process).
 func (r *Runtime) Drain(ctx context.Context) error {
 	f := r.flights
@@ -275,7 +276,7 @@ func (r *Runtime) Drain(ctx context.Context) error {
 
 // isStoreRefusal tells the store's answers about a run from its failures.
 func isStoreRefusal(err error) bool {
-	for _, e := range []error{ErrRunUnavailable, ErrOtherSession, ErrOtherRun, ErrAlreadyResuming, ErrRunLost, ErrTooManyRuns, ErrTooManySessionRuns} {
+	for _, e := range []error{store.ErrRunUnavailable, store.ErrOtherSession, store.ErrOtherRun, store.ErrAlreadyResuming, store.ErrRunLost, store.ErrTooManyRuns, store.ErrTooManySessionRuns} {
 		if errors.Is(err, e) {
 			return true
 		}
@@ -283,7 +284,7 @@ func isStoreRefusal(err error) bool {
 	return false
 }
 
-// waitShared is Wait with a RunStore: claim the run, rebuild its state
+// waitShared is Wait with a store.Runs: claim the run, rebuild its state
 // here, and resume it.
 func (run *Run) waitShared(ctx context.Context, id string) Result {
 	rec, outs, err := run.rt.runs.Claim(ctx, id, run.opts.Scope, run.rt.lease())
@@ -309,7 +310,7 @@ func (run *Run) waitShared(ctx context.Context, id string) Result {
 // decode rebuilds a claimed run's state for this Run. The record comes from
 // the store, which is checked (a signature, in the Redis store) but not
 // trusted with the host's invariants: every bound is checked again.
-func (run *Run) decode(ctx context.Context, rec ParkedRun, outs map[abi.Ticket]abi.Outcome) (*state, error) {
+func (run *Run) decode(ctx context.Context, rec store.ParkedRun, outs map[abi.Ticket]abi.Outcome) (*state, error) {
 	var p portable
 	if err := json.Unmarshal(rec.State, &p); err != nil {
 		return nil, fmt.Errorf("its record does not decode: %w", err)

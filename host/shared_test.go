@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// replicas are two runtimes over the same tools and one RunStore, as two
+// replicas are two runtimes over the same tools and one store.Runs, as two
 // processes behind a load balancer would be.
-func replicas(t *testing.T, config string, store RunStore, tools ...tool.Tool) (*Runtime, *Runtime) {
+func replicas(t *testing.T, config string, store store.Runs, tools ...tool.Tool) (*Runtime, *Runtime) {
 	t.Helper()
 	mk := func(name string) *Runtime {
 		return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config), Runs: store, Replica: name})
@@ -30,7 +31,7 @@ func waitFor(run *Run, id string) Result {
 
 func TestSharedRunMovesBetweenReplicas(t *testing.T) {
 	g := newGate()
-	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), NewMemoryRunStore(0), shipments(), g.tool())
+	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), store.NewMemoryRuns(0), shipments(), g.tool())
 	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
 
 	// A yield parks on a and completes on b.
@@ -61,7 +62,7 @@ func TestSharedRunMovesBetweenReplicas(t *testing.T) {
 	if r.Status != StatusCompleted || string(r.Value) != "42" {
 		t.Fatalf("wait after: %+v", r)
 	}
-	if r = waitFor(onA, id); r.Status != StatusFailed || r.Error != msgUnavailable {
+	if r = waitFor(onA, id); r.Status != StatusFailed || r.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("a second wait: %+v", r)
 	}
 	if err := a.Drain(context.Background()); err != nil {
@@ -78,7 +79,7 @@ func TestSharedRunResumesOnce(t *testing.T) {
 		}
 		return tool.Result{Details: 1}, nil
 	}}
-	a, b := replicas(t, roomy, NewMemoryRunStore(0), count)
+	a, b := replicas(t, roomy, store.NewMemoryRuns(0), count)
 	onA, onB := prepare(t, a, RunOptions{}), prepare(t, b, RunOptions{})
 	for i := range 20 {
 		r := exec(t, onA, `const me = Math.random(); await yield_control("x"); return await tools.callValue("count_once", {me})`)
@@ -94,7 +95,7 @@ func TestSharedRunResumesOnce(t *testing.T) {
 			t.Fatalf("%d: %s and %s", i, first.Status, second.Status)
 		}
 		for _, x := range []Result{first, second} {
-			if x.Status == StatusFailed && x.Error != msgAlreadyResuming && x.Error != msgUnavailable {
+			if x.Status == StatusFailed && x.Error != store.ErrAlreadyResuming.Error() && x.Error != store.ErrRunUnavailable.Error() {
 				t.Fatalf("%d: the losing wait: %+v", i, x)
 			}
 		}
@@ -105,8 +106,8 @@ func TestSharedRunResumesOnce(t *testing.T) {
 func TestSharedRunLostCall(t *testing.T) {
 	g := newGate()
 	defer g.open()
-	store := NewMemoryRunStore(0)
-	a, b := replicas(t, `{"enabled":true,"timeoutMs":10000}`, store, g.tool())
+	runs := store.NewMemoryRuns(0)
+	a, b := replicas(t, `{"enabled":true,"timeoutMs":10000}`, runs, g.tool())
 	r := exec(t, prepare(t, a, RunOptions{}), `const p = tools.callValue("slow_echo", {v: 1}); await yield_control("x"); return await p`)
 	if r.Status != StatusWaiting {
 		t.Fatalf("exec: %+v", r)
@@ -121,22 +122,22 @@ func TestSharedRunLostCall(t *testing.T) {
 }
 
 func TestSharedRunRefusals(t *testing.T) {
-	store := NewMemoryRunStore(0)
-	a, b := replicas(t, roomy, store, shipments())
+	runs := store.NewMemoryRuns(0)
+	a, b := replicas(t, roomy, runs, shipments())
 	r := exec(t, prepare(t, a, RunOptions{}), `await yield_control("x"); return 1`)
 	if r.Status != StatusWaiting {
 		t.Fatalf("exec: %+v", r)
 	}
 	other := tool.Scope{AgentID: "agent", SessionKey: "other", SessionID: "other", RunID: "r1"}
-	if w := waitFor(prepare(t, b, RunOptions{Scope: other}), r.RunID); w.Error != msgOtherSession {
+	if w := waitFor(prepare(t, b, RunOptions{Scope: other}), r.RunID); w.Error != store.ErrOtherSession.Error() {
 		t.Fatalf("another session: %+v", w)
 	}
-	if w := waitFor(prepare(t, b, RunOptions{}), "cm_unknown"); w.Error != msgUnavailable {
+	if w := waitFor(prepare(t, b, RunOptions{}), "cm_unknown"); w.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("unknown: %+v", w)
 	}
 	// A record that does not decode is refused before anything runs, and
 	// dropped.
-	store.Park(context.Background(), ParkedRun{ID: "cm_junk", Scope: scope, Expires: time.Now().Add(time.Minute), State: []byte(`{"v":1,"pending":[{"t":99}]}`)})
+	runs.Park(context.Background(), store.ParkedRun{ID: "cm_junk", Scope: scope, Expires: time.Now().Add(time.Minute), State: []byte(`{"v":1,"pending":[{"t":99}]}`)})
 	if w := waitFor(prepare(t, b, RunOptions{}), "cm_junk"); w.Code != abi.CodeInternalError || !strings.Contains(w.Error, "cannot be resumed") {
 		t.Fatalf("junk: %+v", w)
 	}
@@ -162,7 +163,7 @@ func TestSharedRunReplaysRestartSafeCalls(t *testing.T) {
 			return tool.Result{}, ctx.Err()
 		}
 	}}
-	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), NewMemoryRunStore(0), lookup)
+	a, b := replicas(t, fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs), store.NewMemoryRuns(0), lookup)
 	onA := prepare(t, a, RunOptions{})
 	args, _ := json.Marshal(map[string]any{"code": `return (await tools.callValue("lookup", {})) * 6`, "restartSafe": true})
 	r := onA.Exec(context.Background(), "c1", args)

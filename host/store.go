@@ -2,21 +2,18 @@ package host
 
 import (
 	"errors"
-	"github.com/seed11a79d2d/codemode/tool"
 	"sync"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/store"
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// maxParkedRuns bounds suspended runs per process, and maxSessionRuns a
-// session's share of them, so that one session cannot take every slot. A
-// client that opens several sessions gets a share in each: the share is per
-// session, not per client, and so the last of the slots are headroom that
-// only light sessions may take (see parkRoom). A session's runs end with it
-// (Runtime.EndSession), or with their TTL.
-const (
-	maxParkedRuns  = 64
-	maxSessionRuns = maxParkedRuns / 4
-)
+// The caps are store.MaxParkedRuns and a session's share of them,
+// store.SessionRunsCap. A client that opens several sessions gets a share
+// in each: the share is per session, not per client, and so the last of
+// the slots are headroom that only light sessions may take (see parkRoom).
+// A session's runs end with it (Runtime.EndSession), or with their TTL.
 
 // parkRoom is the rule of the parked-run caps, for a new run of a session
 // that holds session of the n runs parked: at most total, at most
@@ -28,11 +25,11 @@ func parkRoom(n, total, session, sessionCap int) error {
 	headroom := max(0, min(total/4, total-sessionCap))
 	switch {
 	case n >= total:
-		return ErrTooManyRuns
+		return store.ErrTooManyRuns
 	case session >= sessionCap:
-		return ErrTooManySessionRuns
+		return store.ErrTooManySessionRuns
 	case n >= total-headroom && session >= lightRuns(sessionCap):
-		return ErrTooManyRuns
+		return store.ErrTooManyRuns
 	}
 	return nil
 }
@@ -41,24 +38,26 @@ func parkRoom(n, total, session, sessionCap int) error {
 // headroom: a session that waits on one run while it starts another.
 func lightRuns(sessionCap int) int { return max(1, sessionCap/8) }
 
-// store is the process-local map of parked runs.
-type store struct {
+// parkedRuns is the process-local map of parked runs.
+type parkedRuns struct {
 	mu         sync.Mutex
 	runs       map[string]*state
-	sessionCap int // maxSessionRuns, or Options.MaxSessionRuns
+	sessionCap int // store.SessionRunsCap, or Options.MaxSessionRuns
 }
 
-func newStore() *store { return &store{runs: map[string]*state{}, sessionCap: maxSessionRuns} }
+func newParkedRuns() *parkedRuns {
+	return &parkedRuns{runs: map[string]*state{}, sessionCap: store.SessionRunsCap}
+}
 
 // park stores a run (or refreshes a run that is parked again) with a TTL.
-func (s *store) park(st *state, ttl time.Duration) error {
+func (s *parkedRuns) park(st *state, ttl time.Duration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if st.abandoned.Load() { // its caller already got a timeout
 		return errors.New(msgTimeout)
 	}
 	if _, ok := s.runs[st.id]; !ok {
-		if err := parkRoom(len(s.runs), maxParkedRuns, s.sessionRuns(st.run.opts.Scope), s.sessionCap); err != nil {
+		if err := parkRoom(len(s.runs), store.MaxParkedRuns, s.sessionRuns(st.run.opts.Scope), s.sessionCap); err != nil {
 			return err
 		}
 	}
@@ -73,7 +72,7 @@ func (s *store) park(st *state, ttl time.Duration) error {
 }
 
 // arm (re)starts a parked run's TTL timer for what is left of its TTL.
-func (s *store) arm(st *state) {
+func (s *parkedRuns) arm(st *state) {
 	if st.expiry != nil {
 		st.expiry.Stop()
 	}
@@ -82,7 +81,7 @@ func (s *store) arm(st *state) {
 }
 
 // sessionRuns counts the parked runs of a scope's session.
-func (s *store) sessionRuns(sc tool.Scope) int {
+func (s *parkedRuns) sessionRuns(sc tool.Scope) int {
 	n := 0
 	for _, st := range s.runs {
 		if o := st.run.opts.Scope; o.AgentID == sc.AgentID && o.SessionKey == sc.SessionKey && o.SessionID == sc.SessionID {
@@ -94,7 +93,7 @@ func (s *store) sessionRuns(sc tool.Scope) int {
 
 // expire drops a run whose TTL passed and cancels its outstanding calls; a
 // run being resumed is left to its wait.
-func (s *store) expire(id string, st *state) {
+func (s *parkedRuns) expire(id string, st *state) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if cur, ok := s.runs[id]; ok && cur == st && !st.resuming {
@@ -105,18 +104,18 @@ func (s *store) expire(id string, st *state) {
 
 // take checks the caller's scope and marks the run as being resumed. A
 // missing identity on either side counts as a mismatch.
-func (s *store) take(id string, caller tool.Scope) (*state, error) {
+func (s *parkedRuns) take(id string, caller tool.Scope) (*state, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st, ok := s.runs[id]
 	if !ok {
-		return nil, errors.New(msgUnavailable)
+		return nil, store.ErrRunUnavailable
 	}
-	if err := CheckScope(st.run.opts.Scope, caller); err != nil {
+	if err := store.CheckScope(st.run.opts.Scope, caller); err != nil {
 		return nil, err
 	}
 	if st.resuming {
-		return nil, errors.New(msgAlreadyResuming)
+		return nil, store.ErrAlreadyResuming
 	}
 	st.resuming = true
 	return st, nil
@@ -125,7 +124,7 @@ func (s *store) take(id string, caller tool.Scope) (*state, error) {
 // release lets a run that a wait took be resumed again by a later wait. Its
 // TTL may have passed meanwhile, when expire left it alone: the timer is
 // armed again, for what is left or to expire it at once.
-func (s *store) release(st *state) {
+func (s *parkedRuns) release(st *state) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st.resuming = false
@@ -134,7 +133,7 @@ func (s *store) release(st *state) {
 	}
 }
 
-func (s *store) remove(st *state) {
+func (s *parkedRuns) remove(st *state) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.runs[st.id] == st {
@@ -146,7 +145,7 @@ func (s *store) remove(st *state) {
 }
 
 // closeAll drops every parked run on shutdown.
-func (s *store) closeAll() {
+func (s *parkedRuns) closeAll() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id, st := range s.runs {
@@ -159,7 +158,7 @@ func (s *store) closeAll() {
 }
 
 // drop removes and cancels every parked run for which match is true.
-func (s *store) drop(match func(*state) bool) int {
+func (s *parkedRuns) drop(match func(*state) bool) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // scripted answers a child by its prompt: "fail" errors, "json:X" answers

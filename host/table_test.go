@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/tool"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // versioned is a Source whose tools a test replaces, moving its Version.

@@ -84,7 +84,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 // timer is waited for only when nothing else is pending (a cell that sleeps);
 // one still pending beside calls or a yield keeps running while the cell does.
 //
-// The outcomes of calls that run elsewhere (a run resumed from a RunStore)
+// The outcomes of calls that run elsewhere (a run resumed from a store.Runs)
 // come from the store, which it polls; it fails when such a call's process
 // is gone.
 func (st *state) collect(ctx context.Context) (bool, error) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -70,7 +71,7 @@ func TestWaitResumesSuspendedSnapshot(t *testing.T) {
 	if out, _ := json.Marshal(w.Output); string(out) != `[{"type":"text","text":"after"}]` {
 		t.Fatalf("wait output %s (must hold only new output)", out)
 	}
-	if again := run.Wait(context.Background(), waitArgs(r.RunID)); again.Error != msgUnavailable {
+	if again := run.Wait(context.Background(), waitArgs(r.RunID)); again.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("a finished run is still resumable: %+v", again)
 	}
 }
@@ -114,11 +115,11 @@ func TestWaitScopeChecks(t *testing.T) {
 		scope tool.Scope
 		want  string
 	}{
-		"other session":   {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s2", RunID: "r1"}, msgOtherSession},
-		"other agent":     {tool.Scope{AgentID: "x", SessionKey: "sk", SessionID: "s1", RunID: "r1"}, msgOtherSession},
-		"other run":       {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r2"}, msgOtherRun},
-		"missing session": {tool.Scope{AgentID: "agent", RunID: "r1"}, msgOtherSession},
-		"missing run":     {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1"}, msgOtherRun},
+		"other session":   {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s2", RunID: "r1"}, store.ErrOtherSession.Error()},
+		"other agent":     {tool.Scope{AgentID: "x", SessionKey: "sk", SessionID: "s1", RunID: "r1"}, store.ErrOtherSession.Error()},
+		"other run":       {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1", RunID: "r2"}, store.ErrOtherRun.Error()},
+		"missing session": {tool.Scope{AgentID: "agent", RunID: "r1"}, store.ErrOtherSession.Error()},
+		"missing run":     {tool.Scope{AgentID: "agent", SessionKey: "sk", SessionID: "s1"}, store.ErrOtherRun.Error()},
 	}
 	for name, tc := range cases {
 		other := prepare(t, rt, RunOptions{Scope: tc.scope})
@@ -126,7 +127,7 @@ func TestWaitScopeChecks(t *testing.T) {
 			t.Errorf("%s: %+v", name, w)
 		}
 	}
-	if w := owner.Wait(context.Background(), waitArgs("cm_unknown")); w.Error != msgUnavailable {
+	if w := owner.Wait(context.Background(), waitArgs("cm_unknown")); w.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("unknown: %+v", w)
 	}
 	// The owner can still resume after the refused callers.
@@ -145,7 +146,7 @@ func TestConcurrentWaitIsRefused(t *testing.T) {
 	first := make(chan Result)
 	go func() { first <- run.Wait(context.Background(), waitArgs(r.RunID)) }()
 	awaitResuming(t, rt, r.RunID) // the first wait holds the run until the gate opens
-	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgAlreadyResuming {
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != store.ErrAlreadyResuming.Error() {
 		t.Fatalf("%+v", w)
 	}
 	g.open()
@@ -176,7 +177,7 @@ func expectExpired(t *testing.T, g *gate, run *Run, runID string) {
 	case <-time.After(30 * time.Second): // liveness, not speed
 		t.Fatal("the run outlived its TTL: its call was not cancelled")
 	}
-	if w := run.Wait(context.Background(), waitArgs(runID)); w.Error != msgUnavailable {
+	if w := run.Wait(context.Background(), waitArgs(runID)); w.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("expired run: %+v", w)
 	}
 }
@@ -259,14 +260,14 @@ func TestAbortDropsParkedRunsAndCancelsCalls(t *testing.T) {
 	<-g.calls
 	run.Abort()
 	<-g.cancelled
-	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("%+v", w)
 	}
 	r = exec(t, run, parkNow)
 	<-g.calls
 	rt.EndSession(scope.SessionKey, scope.SessionID)
 	<-g.cancelled
-	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != msgUnavailable {
+	if w := run.Wait(context.Background(), waitArgs(r.RunID)); w.Error != store.ErrRunUnavailable.Error() {
 		t.Fatalf("%+v", w)
 	}
 }

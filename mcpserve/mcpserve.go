@@ -65,7 +65,7 @@ type Options struct {
 	// Stateless serves HTTP without MCP sessions (the SDK's stateless
 	// mode): any replica behind a load balancer can answer any request. A
 	// run's scope is then the bearer token's principal, so it needs a
-	// Token; with a [host.RunStore] a wait may land on any replica. There
+	// Token; with a [store.Runs] a wait may land on any replica. There
 	// is no server-to-client request (elicitation, sampling) in this mode.
 	Stateless bool
 	// Drain is how long Serve waits, when ctx ends, for HTTP requests in

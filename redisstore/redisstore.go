@@ -1,4 +1,4 @@
-// Package redisstore is a [host.RunStore] in Redis: parked runs that any
+// Package redisstore is a [store.Runs] in Redis: parked runs that any
 // replica sharing the Redis can resume, and that survive a restart.
 //
 // Every record and every call outcome is signed with HMAC-SHA256 under the
@@ -18,7 +18,6 @@
 package redisstore
 
 import (
-	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -35,7 +34,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/seed11a79d2d/codemode/abi"
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -70,13 +69,13 @@ var ErrNoAnswer = errors.New("redis did not answer in time")
 
 // DefaultMaxRuns is the total cap of a Store without Options.MaxRuns:
 // sixteen processes' worth of the host's in-process cap
-// ([host.MaxParkedRuns]).
-const DefaultMaxRuns = 16 * host.MaxParkedRuns
+// ([store.MaxParkedRuns]).
+const DefaultMaxRuns = 16 * store.MaxParkedRuns
 
 // MinKeyBytes is the shortest signing key a Store takes.
 const MinKeyBytes = 32
 
-// Store is a [host.RunStore] in Redis. Close it.
+// Store is a [store.Runs] in Redis. Close it.
 type Store struct {
 	rdb     *redis.Client
 	key     []byte
@@ -146,13 +145,13 @@ func (s *Store) fail(ctx context.Context, err error) error {
 // Close closes the connections.
 func (s *Store) Close() error { return s.rdb.Close() }
 
-var _ host.RunStore = (*Store)(nil)
+var _ store.Runs = (*Store)(nil)
 
 func (s *Store) runKey(id string) string   { return s.prefix + "run:" + id }
 func (s *Store) outKey(id string) string   { return s.prefix + "run:" + id + ":out" }
 func (s *Store) leaseKey(id string) string { return s.prefix + "run:" + id + ":lease" }
 func (s *Store) runsKey() string           { return s.prefix + "runs" }
-func (s *Store) sessionKey(x host.Session) string {
+func (s *Store) sessionKey(x store.Session) string {
 	sum := sha256.Sum256([]byte(x.Key + "\x00" + x.ID))
 	return s.prefix + "session:" + hex.EncodeToString(sum[:16])
 }
@@ -194,23 +193,23 @@ type header struct {
 }
 
 // encodeRecord is len(header) || header || state, before signing.
-func encodeRecord(rec host.ParkedRun) []byte {
+func encodeRecord(rec store.ParkedRun) []byte {
 	h, _ := json.Marshal(header{Scope: rec.Scope, Expires: rec.Expires.UnixMilli()})
 	out := binary.BigEndian.AppendUint32(nil, uint32(len(h)))
 	out = append(out, h...)
 	return append(out, rec.State...)
 }
 
-func decodeRecord(id string, body []byte) (host.ParkedRun, error) {
+func decodeRecord(id string, body []byte) (store.ParkedRun, error) {
 	if len(body) < 4 || int(binary.BigEndian.Uint32(body)) > len(body)-4 {
-		return host.ParkedRun{}, errors.New("its record is truncated")
+		return store.ParkedRun{}, errors.New("its record is truncated")
 	}
 	n := int(binary.BigEndian.Uint32(body))
 	var h header
 	if err := json.Unmarshal(body[4:4+n], &h); err != nil {
-		return host.ParkedRun{}, err
+		return store.ParkedRun{}, err
 	}
-	return host.ParkedRun{ID: id, Scope: h.Scope, Expires: time.UnixMilli(h.Expires), State: body[4+n:]}, nil
+	return store.ParkedRun{ID: id, Scope: h.Scope, Expires: time.UnixMilli(h.Expires), State: body[4+n:]}, nil
 }
 
 // parkScript stores a run. KEYS: run, out, lease, runs, session.
@@ -236,7 +235,7 @@ redis.call('PEXPIREAT', KEYS[4], ARGV[3], 'GT')
 return 'ok'
 `)
 
-func (s *Store) Park(ctx context.Context, rec host.ParkedRun) error {
+func (s *Store) Park(ctx context.Context, rec store.ParkedRun) error {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -245,8 +244,8 @@ func (s *Store) Park(ctx context.Context, rec host.ParkedRun) error {
 	s.mu.Unlock()
 	signed := s.sign(roleRecord, rec.ID, encodeRecord(rec))
 	now := time.Now().UnixMilli()
-	res, err := parkScript.Run(ctx, s.rdb, []string{s.runKey(rec.ID), s.outKey(rec.ID), s.leaseKey(rec.ID), s.runsKey(), s.sessionKey(host.Session{Key: rec.Scope.SessionKey, ID: rec.Scope.SessionID})},
-		signed, now, rec.Expires.UnixMilli(), s.maxRuns, cmp.Or(rec.SessionCap, host.SessionRunsCap), token).Text()
+	res, err := parkScript.Run(ctx, s.rdb, []string{s.runKey(rec.ID), s.outKey(rec.ID), s.leaseKey(rec.ID), s.runsKey(), s.sessionKey(store.Session{Key: rec.Scope.SessionKey, ID: rec.Scope.SessionID})},
+		signed, now, rec.Expires.UnixMilli(), s.maxRuns, rec.Cap(), token).Text()
 	if err != nil {
 		return fmt.Errorf("run store: park: %w", s.fail(ctx, err))
 	}
@@ -254,11 +253,11 @@ func (s *Store) Park(ctx context.Context, rec host.ParkedRun) error {
 	case "ok":
 		return nil
 	case "full":
-		return host.ErrTooManyRuns
+		return store.ErrTooManyRuns
 	case "session":
-		return host.ErrTooManySessionRuns
+		return store.ErrTooManySessionRuns
 	}
-	return host.ErrAlreadyResuming // another wait holds it, or this one's lease ran out
+	return store.ErrAlreadyResuming // another wait holds it, or this one's lease ran out
 }
 
 // peekScript reads a run for a claim. A claim whose holder vanished (its
@@ -286,50 +285,50 @@ redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
 return 'ok'
 `)
 
-func (s *Store) Claim(ctx context.Context, id string, caller tool.Scope, lease time.Duration) (host.ParkedRun, map[abi.Ticket]abi.Outcome, error) {
+func (s *Store) Claim(ctx context.Context, id string, caller tool.Scope, lease time.Duration) (store.ParkedRun, map[abi.Ticket]abi.Outcome, error) {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	res, err := peekScript.Run(ctx, s.rdb, []string{s.runKey(id), s.outKey(id), s.leaseKey(id)}).Slice()
 	if err != nil {
-		return host.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", s.fail(ctx, err))
+		return store.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", s.fail(ctx, err))
 	}
 	switch res[0] {
 	case "gone":
-		return host.ParkedRun{}, nil, host.ErrRunUnavailable
+		return store.ParkedRun{}, nil, store.ErrRunUnavailable
 	case "claimed":
-		return host.ParkedRun{}, nil, host.ErrAlreadyResuming
+		return store.ParkedRun{}, nil, store.ErrAlreadyResuming
 	case "lost":
 		s.Remove(ctx, id)
-		return host.ParkedRun{}, nil, host.ErrRunLost
+		return store.ParkedRun{}, nil, store.ErrRunLost
 	}
 	signed, _ := res[1].(string)
 	body, err := s.open(roleRecord, id, []byte(signed))
 	if err != nil {
 		s.Remove(ctx, id)
-		return host.ParkedRun{}, nil, fmt.Errorf("%w: %w", host.ErrRunUnavailable, err)
+		return store.ParkedRun{}, nil, fmt.Errorf("%w: %w", store.ErrRunUnavailable, err)
 	}
 	rec, err := decodeRecord(id, body)
 	if err != nil {
 		s.Remove(ctx, id)
-		return host.ParkedRun{}, nil, fmt.Errorf("%w: %w", host.ErrRunUnavailable, err)
+		return store.ParkedRun{}, nil, fmt.Errorf("%w: %w", store.ErrRunUnavailable, err)
 	}
 	if time.Now().After(rec.Expires) { // a stale record put back: refuse it
 		s.Remove(ctx, id)
-		return host.ParkedRun{}, nil, host.ErrRunUnavailable
+		return store.ParkedRun{}, nil, store.ErrRunUnavailable
 	}
-	if err := host.CheckScope(rec.Scope, caller); err != nil {
-		return host.ParkedRun{}, nil, err
+	if err := store.CheckScope(rec.Scope, caller); err != nil {
+		return store.ParkedRun{}, nil, err
 	}
 	token := newToken()
 	took, err := takeScript.Run(ctx, s.rdb, []string{s.runKey(id), s.leaseKey(id)}, token, lease.Milliseconds(), signed).Text()
 	if err != nil {
-		return host.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", s.fail(ctx, err))
+		return store.ParkedRun{}, nil, fmt.Errorf("run store: claim: %w", s.fail(ctx, err))
 	}
 	switch took {
 	case "gone":
-		return host.ParkedRun{}, nil, host.ErrRunUnavailable
+		return store.ParkedRun{}, nil, store.ErrRunUnavailable
 	case "claimed":
-		return host.ParkedRun{}, nil, host.ErrAlreadyResuming
+		return store.ParkedRun{}, nil, store.ErrAlreadyResuming
 	}
 	s.mu.Lock()
 	s.claims[id] = token
@@ -455,7 +454,7 @@ redis.call('DEL', KEYS[1])
 return 1
 `)
 
-func (s *Store) DropSession(ctx context.Context, x host.Session) error {
+func (s *Store) DropSession(ctx context.Context, x store.Session) error {
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	if err := dropScript.Run(ctx, s.rdb, []string{s.sessionKey(x), s.runsKey()}).Err(); err != nil {

@@ -14,8 +14,9 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
-	"github.com/seed11a79d2d/codemode/host/runstoretest"
 	"github.com/seed11a79d2d/codemode/internal/redistest"
+	"github.com/seed11a79d2d/codemode/store"
+	"github.com/seed11a79d2d/codemode/store/storetest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -40,7 +41,8 @@ func open(t *testing.T, url string, key []byte, prefix string) *Store {
 
 func TestContract(t *testing.T) {
 	url := redistest.Start(t)
-	runstoretest.Test(t, func(t *testing.T) host.RunStore { return open(t, url, testKey, "") }, 40)
+	storetest.Runs(t, func(t *testing.T) store.Runs { return open(t, url, testKey, "") }, 40)
+	storetest.Sessions(t, func(t *testing.T) store.Sessions { return open(t, url, testKey, "").Sessions() })
 }
 
 func TestNewRefuses(t *testing.T) {
@@ -65,7 +67,7 @@ func TestSignedEntries(t *testing.T) {
 	scope := tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
 	park := func(s *Store, id string, expires time.Time) {
 		t.Helper()
-		if err := s.Park(ctx, host.ParkedRun{ID: id, Scope: scope, Expires: expires, State: []byte(`{"v":1}`)}); err != nil {
+		if err := s.Park(ctx, store.ParkedRun{ID: id, Scope: scope, Expires: expires, State: []byte(`{"v":1}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -77,7 +79,7 @@ func TestSignedEntries(t *testing.T) {
 	refused := func(id, what string) {
 		t.Helper()
 		_, _, err := s.Claim(ctx, id, scope, time.Minute)
-		if !errors.Is(err, host.ErrRunUnavailable) {
+		if !errors.Is(err, store.ErrRunUnavailable) {
 			t.Errorf("%s: %v", what, err)
 		}
 	}
@@ -91,7 +93,7 @@ func TestSignedEntries(t *testing.T) {
 
 	// A changed scope: another session's run made to look like ours.
 	other := tool.Scope{AgentID: "a", SessionKey: "victim", SessionID: "v", RunID: "r"}
-	s.Park(ctx, host.ParkedRun{ID: "cm_scope", Scope: other, Expires: time.Now().Add(time.Minute), State: []byte(`{}`)})
+	s.Park(ctx, store.ParkedRun{ID: "cm_scope", Scope: other, Expires: time.Now().Add(time.Minute), State: []byte(`{}`)})
 	forged := strings.Replace(rec("cm_scope"), `"victim"`, `"k"     `, 1)
 	rdb.HSet(ctx, s.runKey("cm_scope"), "rec", strings.Replace(forged, `"SessionID":"v"`, `"SessionID":"s"`, 1))
 	refused("cm_scope", "a forged scope")

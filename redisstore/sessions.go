@@ -10,10 +10,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/store"
 )
 
-// Sessions is a [host.SessionStore] in the same Redis: what cells keep with
+// Sessions is a [store.Sessions] in the same Redis: what cells keep with
 // store(key, value), seen by every replica. Values are signed like runs. A
 // session's values expire sessionTTL after its last store, so that sessions
 // whose end no replica saw (it crashed) do not stay for ever.
@@ -22,7 +22,7 @@ type Sessions struct{ s *Store }
 // Sessions returns the store's session state.
 func (s *Store) Sessions() *Sessions { return &Sessions{s} }
 
-var _ host.SessionStore = (*Sessions)(nil)
+var _ store.Sessions = (*Sessions)(nil)
 
 // sessionTTL is how long a session's values outlive its last store, and
 // endedTTL how long an ended session refuses stores (from legs that were
@@ -32,18 +32,18 @@ const (
 	endedTTL   = 10 * time.Minute
 )
 
-func (x *Sessions) keys(s host.Session) (values, bytes, ended string) {
+func (x *Sessions) keys(s store.Session) (values, bytes, ended string) {
 	sum := sha256.Sum256([]byte(s.Key + "\x00" + s.ID))
 	base := x.s.prefix + "state:" + hex.EncodeToString(sum[:16])
 	return base, base + ":bytes", base + ":ended"
 }
 
 // roleState binds a value's signature to its session and key.
-func stateID(s host.Session, key string) string {
+func stateID(s store.Session, key string) string {
 	return s.Key + "\x00" + s.ID + "\x00" + key
 }
 
-func (x *Sessions) Load(ctx context.Context, s host.Session, key string) (json.RawMessage, bool, error) {
+func (x *Sessions) Load(ctx context.Context, s store.Session, key string) (json.RawMessage, bool, error) {
 	ctx, cancel := x.s.op(ctx)
 	defer cancel()
 	values, _, _ := x.keys(s)
@@ -86,32 +86,31 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 'ok'
 `)
 
-func (x *Sessions) Store(ctx context.Context, s host.Session, key string, value json.RawMessage) error {
+func (x *Sessions) Store(ctx context.Context, s store.Session, key string, value json.RawMessage) error {
 	ctx, cancel := x.s.op(ctx)
 	defer cancel()
 	values, bytes, ended := x.keys(s)
 	set, signed, cost := "0", []byte{}, 0
 	if value != nil {
 		set, signed = "1", x.s.sign(roleState, stateID(s, key), value)
-		cost = host.StateEntryBytes + len(key) + len(value)
+		cost = store.EntryCost(key, value)
 	}
-	res, err := storeScript.Run(ctx, x.s.rdb, []string{values, bytes, ended}, key, signed, cost, host.MaxStateSessionBytes,
-		sessionTTL.Milliseconds(), set, host.StateEntryBytes).Text()
+	res, err := storeScript.Run(ctx, x.s.rdb, []string{values, bytes, ended}, key, signed, cost, store.MaxStateSessionBytes,
+		sessionTTL.Milliseconds(), set, store.StateEntryBytes).Text()
 	switch {
 	case err != nil:
 		return fmt.Errorf("session state: %w", x.s.fail(ctx, err))
 	case res == "ended":
-		return fmt.Errorf("the session has ended")
+		return store.ErrSessionEnded
 	case res != "ok":
 		var held int
 		fmt.Sscanf(res, "full:%d", &held)
-		return fmt.Errorf("%w: the session holds %d bytes, and %d more would pass its %d (each key counts %d bytes besides its key and value)",
-			host.ErrSessionFull, held, cost, host.MaxStateSessionBytes, host.StateEntryBytes)
+		return store.FullError(held, cost)
 	}
 	return nil
 }
 
-func (x *Sessions) Drop(ctx context.Context, s host.Session) error {
+func (x *Sessions) Drop(ctx context.Context, s store.Session) error {
 	ctx, cancel := x.s.op(ctx)
 	defer cancel()
 	values, bytes, ended := x.keys(s)

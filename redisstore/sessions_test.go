@@ -9,15 +9,15 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/internal/redistest"
+	"github.com/seed11a79d2d/codemode/store"
 )
 
 func TestSessions(t *testing.T) {
 	url := redistest.Start(t)
 	ctx := context.Background()
 	st := open(t, url, testKey, "").Sessions()
-	a, b := host.Session{Key: "k", ID: "a"}, host.Session{Key: "k", ID: "b"}
+	a, b := store.Session{Key: "k", ID: "a"}, store.Session{Key: "k", ID: "b"}
 
 	if err := st.Store(ctx, a, "n", json.RawMessage(`{"x":1}`)); err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestSessions(t *testing.T) {
 
 	// The bound counts as the memory store counts: replacing a value frees
 	// the old one's bytes, and past the bound a store fails.
-	big := json.RawMessage(`"` + strings.Repeat("a", host.MaxStateValueBytes-2) + `"`)
+	big := json.RawMessage(`"` + strings.Repeat("a", store.MaxStateValueBytes-2) + `"`)
 	for i := range 3 {
 		if err := st.Store(ctx, a, "big", big); err != nil {
 			t.Fatalf("replace %d: %v", i, err)
@@ -48,7 +48,7 @@ func TestSessions(t *testing.T) {
 			t.Fatalf("%s: %v", k, err)
 		}
 	}
-	if err := st.Store(ctx, a, "b3", big); !errors.Is(err, host.ErrSessionFull) {
+	if err := st.Store(ctx, a, "b3", big); !errors.Is(err, store.ErrSessionFull) {
 		t.Fatalf("past the bound: %v", err)
 	}
 	st.Store(ctx, a, "b2", nil)

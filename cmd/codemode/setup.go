@@ -21,6 +21,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
 	"github.com/seed11a79d2d/codemode/redisstore"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -212,12 +213,12 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, err
 	}
-	var runs host.RunStore
-	var sessions host.SessionStore // nil: in memory
+	var runs store.Runs
+	var sessions store.Sessions // nil: in memory
 	var sessionRuns, sessionCells int
-	store := so.runStore(e.file)
-	if store != nil && mode == serving {
-		s, err := openStore(ctx, store)
+	rs := so.runStore(e.file)
+	if rs != nil && mode == serving {
+		s, err := openStore(ctx, rs)
 		if err != nil {
 			return nil, err
 		}
@@ -228,9 +229,9 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		// Every caller with the token is one principal, and so one session:
 		// its share of parked runs is the whole, the store's or the process's,
 		// and so is its share of the running cells.
-		sessionRuns, sessionCells = host.MaxParkedRuns, math.MaxInt
+		sessionRuns, sessionCells = store.MaxParkedRuns, math.MaxInt
 		if runs != nil {
-			sessionRuns = cmp.Or(store.MaxRuns, redisstore.DefaultMaxRuns)
+			sessionRuns = cmp.Or(rs.MaxRuns, redisstore.DefaultMaxRuns)
 		}
 	}
 	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, ToolSearch: toolSearch,

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/seed11a79d2d/codemode/tool"
 )
 

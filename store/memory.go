@@ -1,8 +1,9 @@
-package host
+package store
 
 import (
-	"cmp"
 	"context"
+	"encoding/json"
+	"fmt"
 	"maps"
 	"sync"
 	"time"
@@ -11,12 +12,13 @@ import (
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// NewMemoryRunStore returns a [RunStore] in this process's memory, holding
-// at most maxRuns runs (0 means 64): for several runtimes of one process,
-// and for tests of what replicas do. Nothing survives the process.
-func NewMemoryRunStore(maxRuns int) RunStore {
+// NewMemoryRuns returns a [Runs] store in this process's memory, holding
+// at most maxRuns runs (0 means [MaxParkedRuns]): for several runtimes of
+// one process, and for tests of what replicas do. Nothing survives the
+// process.
+func NewMemoryRuns(maxRuns int) Runs {
 	if maxRuns <= 0 {
-		maxRuns = maxParkedRuns
+		maxRuns = MaxParkedRuns
 	}
 	return &memoryRuns{max: maxRuns, runs: map[string]*memoryRun{}, beats: map[string]time.Time{}}
 }
@@ -64,7 +66,7 @@ func (m *memoryRuns) Park(_ context.Context, rec ParkedRun) error {
 	switch {
 	case n >= m.max:
 		return ErrTooManyRuns
-	case session >= cmp.Or(rec.SessionCap, SessionRunsCap):
+	case session >= rec.Cap():
 		return ErrTooManySessionRuns
 	}
 	m.runs[rec.ID] = &memoryRun{rec: rec, settled: map[abi.Ticket]abi.Outcome{}}
@@ -149,4 +151,97 @@ func (m *memoryRuns) Alive(_ context.Context, replica string) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return time.Now().Before(m.beats[replica]), nil
+}
+
+// memoryStateBytes bounds the memory store across sessions, so that clients
+// opening session after session cannot grow the process without end: past
+// it, stores fail until sessions end or free keys.
+const memoryStateBytes = 64 << 20
+
+// endedFor is how long a dropped session's stores stay refused: longer than
+// any leg that was running when it ended (its deadline, the leg backstop).
+const endedFor = 10 * time.Minute
+
+// NewMemorySessions returns the in-process [Sessions] store, the host's
+// default.
+func NewMemorySessions() Sessions {
+	return &memorySessions{sessions: map[Session]*sessionValues{}, ended: map[Session]time.Time{}}
+}
+
+type memorySessions struct {
+	mu       sync.Mutex
+	sessions map[Session]*sessionValues
+	bytes    int                   // of every session
+	ended    map[Session]time.Time // dropped, and when
+}
+
+type sessionValues struct {
+	values map[string]json.RawMessage
+	bytes  int // keys and values
+}
+
+func (m *memorySessions) Load(_ context.Context, s Session, key string) (json.RawMessage, bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if sv := m.sessions[s]; sv != nil {
+		v, ok := sv.values[key]
+		return v, ok, nil
+	}
+	return nil, false, nil
+}
+
+func (m *memorySessions) Store(_ context.Context, s Session, key string, value json.RawMessage) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, gone := m.ended[s]; gone { // a leg still running when its session ended
+		return ErrSessionEnded
+	}
+	sv := m.sessions[s]
+	if sv == nil {
+		if value == nil {
+			return nil
+		}
+		sv = &sessionValues{values: map[string]json.RawMessage{}}
+		m.sessions[s] = sv
+	}
+	size := sv.bytes
+	if old, ok := sv.values[key]; ok {
+		size -= EntryCost(key, old)
+	}
+	if value == nil {
+		delete(sv.values, key)
+	} else {
+		cost := EntryCost(key, value)
+		if size+cost > MaxStateSessionBytes {
+			return FullError(size, cost)
+		}
+		if m.bytes-sv.bytes+size+cost > memoryStateBytes {
+			return fmt.Errorf("%w: this process holds %d bytes of session state, its limit", ErrSessionFull, m.bytes)
+		}
+		sv.values[key] = value
+		size += cost
+	}
+	m.bytes += size - sv.bytes
+	sv.bytes = size
+	if len(sv.values) == 0 {
+		delete(m.sessions, s)
+	}
+	return nil
+}
+
+func (m *memorySessions) Drop(_ context.Context, s Session) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if sv := m.sessions[s]; sv != nil {
+		m.bytes -= sv.bytes
+		delete(m.sessions, s)
+	}
+	now := time.Now()
+	for e, at := range m.ended {
+		if now.Sub(at) > endedFor {
+			delete(m.ended, e)
+		}
+	}
+	m.ended[s] = now
+	return nil
 }

@@ -1,6 +1,16 @@
-package host
+// Package store is what a backend implements to keep Code Mode's state
+// outside one runtime: parked runs ([Runs]) that any replica can resume,
+// and the values cells keep per session ([Sessions]). It holds the two
+// interfaces, their errors and caps, the accounting every implementation
+// shares, and the in-memory implementations; package storetest checks an
+// implementation against the contract.
+//
+// It is a leaf: it links no engine, so that a store (package redisstore)
+// is built and tested without the JavaScript sandbox.
+package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -9,10 +19,10 @@ import (
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// RunStore keeps parked runs where every process that shares it can resume
+// Runs keeps parked runs where every process that shares it can resume
 // them: replicas behind a load balancer, or a process after a restart. Set
-// it as [Options.Runs]; without one, parked runs stay in the process as
-// live state, as before.
+// it as host.Options.Runs; without one, parked runs stay in the process as
+// live state.
 //
 // A parked run is a [ParkedRun] record (its snapshot and the host's state
 // of it, opaque to the store) plus the outcomes of its nested calls, which
@@ -22,9 +32,9 @@ import (
 // (Remove). A claim whose holder vanished without doing either leaves the
 // run lost, never resumed twice. Methods must be safe for concurrent use.
 //
-// Implementations: [NewMemoryRunStore] (one process, several runtimes) and
+// Implementations: [NewMemoryRuns] (one process, several runtimes) and
 // the Redis store in package redisstore.
-type RunStore interface {
+type Runs interface {
 	// Park stores rec, replacing the run's earlier record and ending any
 	// claim of it. A new run (no record yet) counts against the caps:
 	// [ErrTooManyRuns], [ErrTooManySessionRuns].
@@ -55,7 +65,7 @@ type RunStore interface {
 	Alive(ctx context.Context, replica string) (bool, error)
 }
 
-// ParkedRun is one parked run as a [RunStore] keeps it.
+// ParkedRun is one parked run as a [Runs] store keeps it.
 type ParkedRun struct {
 	ID    string
 	Scope tool.Scope
@@ -65,24 +75,30 @@ type ParkedRun struct {
 	// and what was settled before it parked. A store keeps it as it is.
 	State []byte
 	// SessionCap is how many parked runs the run's session may hold, across
-	// every replica ([Options.MaxSessionRuns]).
+	// every replica (host.Options.MaxSessionRuns); zero means
+	// [SessionRunsCap]. See [ParkedRun.Cap].
 	SessionCap int
 }
 
-// Errors of a [RunStore]; the host words them for the model.
+// Cap is how many parked runs the run's session may hold: SessionCap, or
+// [SessionRunsCap] when it is zero.
+func (r ParkedRun) Cap() int { return cmp.Or(r.SessionCap, SessionRunsCap) }
+
+// Errors of a [Runs] store. Their text is what the model reads: the host
+// passes it on as the wait's error.
 var (
-	ErrRunUnavailable     = errors.New(msgUnavailable)
-	ErrOtherSession       = errors.New(msgOtherSession)
-	ErrOtherRun           = errors.New(msgOtherRun)
-	ErrAlreadyResuming    = errors.New(msgAlreadyResuming)
-	ErrRunLost            = errors.New(msgRunLost)
-	ErrTooManyRuns        = errors.New(msgTooManyRuns)
-	ErrTooManySessionRuns = errors.New(msgTooManySessionRuns)
+	ErrRunUnavailable     = errors.New("code mode run is unavailable or expired.")
+	ErrOtherSession       = errors.New("code mode run belongs to a different session.")
+	ErrOtherRun           = errors.New("code mode run belongs to a different agent run.")
+	ErrAlreadyResuming    = errors.New("code mode run is already being resumed.")
+	ErrRunLost            = errors.New("code mode run was lost: the process resuming it stopped before it parked or finished.")
+	ErrTooManyRuns        = errors.New("too many suspended code mode runs.")
+	ErrTooManySessionRuns = errors.New("too many suspended code mode runs in this session: wait for one to finish or let it expire.")
 )
 
-// CheckScope is the rule a [RunStore]'s Claim applies: the caller must be
-// the run's agent, session and agent run, and a caller without a session
-// is nobody's.
+// CheckScope is the rule a Claim applies: the caller must be the run's
+// agent, session and agent run, and a caller without a session is
+// nobody's.
 func CheckScope(owner, caller tool.Scope) error {
 	switch {
 	case owner.AgentID != caller.AgentID || owner.SessionKey != caller.SessionKey ||
@@ -94,11 +110,11 @@ func CheckScope(owner, caller tool.Scope) error {
 	return nil
 }
 
-// MaxParkedRuns is how many runs one process keeps parked without a
-// [RunStore].
-const MaxParkedRuns = maxParkedRuns
-
-// SessionRunsCap is how many parked runs one session may hold by default,
-// in the process or, with a [RunStore], across every replica: a client that
-// moves between replicas keeps one share.
-const SessionRunsCap = maxSessionRuns
+// MaxParkedRuns bounds the runs one process keeps parked without a [Runs]
+// store, and SessionRunsCap a session's default share of them, so that one
+// session cannot take every slot. With a store the share holds across
+// every replica: a client that moves between replicas keeps one share.
+const (
+	MaxParkedRuns  = 64
+	SessionRunsCap = MaxParkedRuns / 4
+)

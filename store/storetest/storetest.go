@@ -1,7 +1,9 @@
-// Package runstoretest checks that a [host.RunStore] keeps the contract the
-// host relies on: the caps, scope checks, exclusive claims, lost claims,
-// outcomes, expiry, sessions and liveness.
-package runstoretest
+// Package storetest checks that a store keeps the contract the host relies
+// on. [Runs] checks a [store.Runs]: the caps, scope checks, exclusive
+// claims, lost claims, outcomes, expiry, sessions and liveness. [Sessions]
+// checks a [store.Sessions]: values per session, the session bound as
+// [store.EntryCost] counts it, and a dropped session that stays dropped.
+package storetest
 
 import (
 	"context"
@@ -12,17 +14,17 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
-	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// Test runs the contract's checks on stores made by open; maxRuns is the
+// Runs runs the contract's checks on stores made by open; maxRuns is the
 // store's total cap. Each store it opens must start empty.
-func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
+func Runs(t *testing.T, open func(t *testing.T) store.Runs, maxRuns int) {
 	ctx := context.Background()
 	scope := tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r"}
-	rec := func(id string, sc tool.Scope) host.ParkedRun {
-		return host.ParkedRun{ID: id, Scope: sc, Expires: time.Now().Add(time.Minute), State: []byte(`{"state":"` + id + `"}`)}
+	rec := func(id string, sc tool.Scope) store.ParkedRun {
+		return store.ParkedRun{ID: id, Scope: sc, Expires: time.Now().Add(time.Minute), State: []byte(`{"state":"` + id + `"}`)}
 	}
 	lease := time.Minute
 
@@ -38,7 +40,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		if got.Expires.Before(time.Now()) || got.Expires.After(time.Now().Add(2*time.Minute)) {
 			t.Fatalf("expires %v", got.Expires)
 		}
-		if _, _, err := s.Claim(ctx, "cm_1", scope, lease); !errors.Is(err, host.ErrAlreadyResuming) {
+		if _, _, err := s.Claim(ctx, "cm_1", scope, lease); !errors.Is(err, store.ErrAlreadyResuming) {
 			t.Fatalf("second claim: %v", err)
 		}
 		if err := s.Settle(ctx, "cm_1", 3, abi.Resolve(`{"v":1}`)); err != nil {
@@ -64,7 +66,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		if err := s.Remove(ctx, "cm_1"); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.Claim(ctx, "cm_1", scope, lease); !errors.Is(err, host.ErrRunUnavailable) {
+		if _, _, err := s.Claim(ctx, "cm_1", scope, lease); !errors.Is(err, store.ErrRunUnavailable) {
 			t.Fatalf("claim after remove: %v", err)
 		}
 		if err := s.Settle(ctx, "cm_1", 5, abi.Resolve("1")); err != nil {
@@ -107,10 +109,10 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 			caller tool.Scope
 			want   error
 		}{
-			{tool.Scope{AgentID: "a", SessionKey: "other", SessionID: "s", RunID: "r"}, host.ErrOtherSession},
-			{tool.Scope{AgentID: "b", SessionKey: "k", SessionID: "s", RunID: "r"}, host.ErrOtherSession},
-			{tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r2"}, host.ErrOtherRun},
-			{tool.Scope{}, host.ErrOtherSession},
+			{tool.Scope{AgentID: "a", SessionKey: "other", SessionID: "s", RunID: "r"}, store.ErrOtherSession},
+			{tool.Scope{AgentID: "b", SessionKey: "k", SessionID: "s", RunID: "r"}, store.ErrOtherSession},
+			{tool.Scope{AgentID: "a", SessionKey: "k", SessionID: "s", RunID: "r2"}, store.ErrOtherRun},
+			{tool.Scope{}, store.ErrOtherSession},
 		} {
 			if _, _, err := s.Claim(ctx, "cm_s", c.caller, lease); !errors.Is(err, c.want) {
 				t.Errorf("%+v: %v, want %v", c.caller, err, c.want)
@@ -129,15 +131,15 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		}
 		for {
 			_, _, err := s.Claim(ctx, "cm_l", scope, lease)
-			if errors.Is(err, host.ErrRunLost) {
+			if errors.Is(err, store.ErrRunLost) {
 				break
 			}
-			if !errors.Is(err, host.ErrAlreadyResuming) {
+			if !errors.Is(err, store.ErrAlreadyResuming) {
 				t.Fatalf("claim while the lease holds: %v", err)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
-		if _, _, err := s.Claim(ctx, "cm_l", scope, lease); !errors.Is(err, host.ErrRunUnavailable) {
+		if _, _, err := s.Claim(ctx, "cm_l", scope, lease); !errors.Is(err, store.ErrRunUnavailable) {
 			t.Fatalf("after lost: %v", err)
 		}
 	})
@@ -149,7 +151,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		s.Park(ctx, r)
 		for {
 			_, _, err := s.Claim(ctx, "cm_e", scope, lease)
-			if errors.Is(err, host.ErrRunUnavailable) {
+			if errors.Is(err, store.ErrRunUnavailable) {
 				break
 			}
 			if err != nil {
@@ -162,18 +164,18 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 
 	t.Run("caps", func(t *testing.T) {
 		s := open(t)
-		for i := range host.SessionRunsCap {
+		for i := range store.SessionRunsCap {
 			if err := s.Park(ctx, rec(fmt.Sprintf("cm_c%d", i), scope)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.Park(ctx, rec("cm_c_over", scope)); !errors.Is(err, host.ErrTooManySessionRuns) {
+		if err := s.Park(ctx, rec("cm_c_over", scope)); !errors.Is(err, store.ErrTooManySessionRuns) {
 			t.Fatalf("past the session cap: %v", err)
 		}
-		n := host.SessionRunsCap
+		n := store.SessionRunsCap
 		for i := 0; n < maxRuns; i++ {
 			sc := tool.Scope{AgentID: "a", SessionKey: fmt.Sprint("k", i), SessionID: "s", RunID: "r"}
-			for j := 0; j < host.SessionRunsCap && n < maxRuns; j++ {
+			for j := 0; j < store.SessionRunsCap && n < maxRuns; j++ {
 				if err := s.Park(ctx, rec(fmt.Sprintf("cm_t%d_%d", i, j), sc)); err != nil {
 					t.Fatalf("run %d: %v", n, err)
 				}
@@ -181,7 +183,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 			}
 		}
 		other := tool.Scope{AgentID: "a", SessionKey: "last", SessionID: "s", RunID: "r"}
-		if err := s.Park(ctx, rec("cm_over", other)); !errors.Is(err, host.ErrTooManyRuns) {
+		if err := s.Park(ctx, rec("cm_over", other)); !errors.Is(err, store.ErrTooManyRuns) {
 			t.Fatalf("past the total cap: %v", err)
 		}
 		s.Remove(ctx, "cm_c0")
@@ -196,11 +198,11 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 		s.Park(ctx, rec("cm_d1", scope))
 		s.Park(ctx, rec("cm_d2", scope))
 		s.Park(ctx, rec("cm_d3", other))
-		if err := s.DropSession(ctx, host.Session{Key: "k", ID: "s"}); err != nil {
+		if err := s.DropSession(ctx, store.Session{Key: "k", ID: "s"}); err != nil {
 			t.Fatal(err)
 		}
 		for _, id := range []string{"cm_d1", "cm_d2"} {
-			if _, _, err := s.Claim(ctx, id, scope, lease); !errors.Is(err, host.ErrRunUnavailable) {
+			if _, _, err := s.Claim(ctx, id, scope, lease); !errors.Is(err, store.ErrRunUnavailable) {
 				t.Errorf("%s: %v", id, err)
 			}
 		}
@@ -240,7 +242,7 @@ func Test(t *testing.T, open func(t *testing.T) host.RunStore, maxRuns int) {
 						mu.Lock()
 						won++
 						mu.Unlock()
-					} else if !errors.Is(err, host.ErrAlreadyResuming) {
+					} else if !errors.Is(err, store.ErrAlreadyResuming) {
 						t.Errorf("claim: %v", err)
 					}
 				})
