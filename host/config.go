@@ -22,9 +22,10 @@ type Config struct {
 	// Mode is always "only": control and direct-only tools are exposed, the
 	// rest are catalogued.
 	Mode string
-	// Languages lists the accepted exec languages, "javascript" and/or
-	// "typescript", deduplicated, in first-seen order; never empty.
-	Languages []string
+	// Languages lists the accepted exec languages, LanguageJavaScript
+	// and/or LanguageTypeScript, deduplicated, in first-seen order; never
+	// empty.
+	Languages []Language
 	// Timeout is the wall clock for one exec or wait (100ms..60s, default 10s).
 	Timeout time.Duration
 	// MemoryLimitBytes caps the QuickJS heap (1 MiB..1 GiB, default 64 MiB).
@@ -44,13 +45,22 @@ type Config struct {
 	MaxSearchLimit int
 }
 
-// Fixed values and language names of tools.codeMode.
+// Fixed values of tools.codeMode.
 const (
 	RuntimeQuickJSWASI = "quickjs-wasi"
 	ModeOnly           = "only"
-	LanguageJavaScript = "javascript"
-	LanguageTypeScript = "typescript"
 )
+
+// Language is a language exec accepts.
+type Language string
+
+// Languages of tools.codeMode.languages and of exec's language argument.
+const (
+	LanguageJavaScript Language = "javascript"
+	LanguageTypeScript Language = "typescript"
+)
+
+func (l Language) String() string { return string(l) }
 
 // ConfigError is a tools.codeMode value that cannot be used. Field is the
 // full dotted path ("tools.codeMode.enabled", or with the "agents.list[].tools.codeMode"
@@ -269,12 +279,12 @@ func resolveConfigInt(v json.RawMessage, f configIntField, field string, warning
 }
 
 // resolveConfigLanguages keeps the known names once each; an empty result means both.
-func resolveConfigLanguages(v json.RawMessage, field string, warnings []string) ([]string, []string) {
-	var names []string
+func resolveConfigLanguages(v json.RawMessage, field string, warnings []string) ([]Language, []string) {
+	var names []Language
 	if len(v) != 0 && string(v) != "null" {
 		_ = json.Unmarshal(v, &names) // type-checked by checkConfigType
 	}
-	var out []string
+	var out []Language
 	for _, n := range names {
 		switch {
 		case n != LanguageJavaScript && n != LanguageTypeScript:
@@ -284,7 +294,7 @@ func resolveConfigLanguages(v json.RawMessage, field string, warnings []string) 
 		}
 	}
 	if len(out) == 0 {
-		out = []string{LanguageJavaScript, LanguageTypeScript}
+		out = []Language{LanguageJavaScript, LanguageTypeScript}
 	}
 	return out, warnings
 }

@@ -13,7 +13,7 @@ import (
 func TestDefaultConfig(t *testing.T) {
 	want := Config{
 		Enabled: false, Runtime: "quickjs-wasi", Mode: "only",
-		Languages:           []string{"javascript", "typescript"},
+		Languages:           []Language{"javascript", "typescript"},
 		Timeout:             10 * time.Second,
 		MemoryLimitBytes:    67108864,
 		MaxOutputBytes:      65536,
@@ -71,7 +71,7 @@ func TestResolveConfigMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !cfg.Enabled || cfg.Timeout != 3*time.Second || cfg.MaxOutputBytes != 4096 ||
-		!reflect.DeepEqual(cfg.Languages, []string{"typescript"}) {
+		!reflect.DeepEqual(cfg.Languages, []Language{"typescript"}) {
 		t.Fatalf("merged = %+v", cfg)
 	}
 }
@@ -146,14 +146,14 @@ func TestResolveConfigSearchDefaultFollowsMax(t *testing.T) {
 func TestResolveConfigLanguages(t *testing.T) {
 	cases := []struct {
 		value string
-		want  []string
+		want  []Language
 	}{
-		{`[]`, []string{"javascript", "typescript"}},
-		{`null`, []string{"javascript", "typescript"}},
-		{`["typescript"]`, []string{"typescript"}},
-		{`["typescript","javascript","typescript"]`, []string{"typescript", "javascript"}},
-		{`["python"]`, []string{"javascript", "typescript"}},
-		{`["JavaScript","javascript"]`, []string{"javascript"}},
+		{`[]`, []Language{"javascript", "typescript"}},
+		{`null`, []Language{"javascript", "typescript"}},
+		{`["typescript"]`, []Language{"typescript"}},
+		{`["typescript","javascript","typescript"]`, []Language{"typescript", "javascript"}},
+		{`["python"]`, []Language{"javascript", "typescript"}},
+		{`["JavaScript","javascript"]`, []Language{"javascript"}},
 	}
 	for _, c := range cases {
 		cfg, _, err := ResolveConfig(json.RawMessage(`{"languages":`+c.value+`}`), nil)
@@ -226,7 +226,7 @@ func TestConfigNormalized(t *testing.T) {
 	got := Config{
 		Enabled:          true,
 		Runtime:          "v8",
-		Languages:        []string{"typescript", "ruby", "typescript"},
+		Languages:        []Language{"typescript", "ruby", "typescript"},
 		Timeout:          time.Hour,
 		MemoryLimitBytes: -1,
 		MaxOutputBytes:   10,
@@ -234,7 +234,7 @@ func TestConfigNormalized(t *testing.T) {
 		MaxSearchLimit:   4,
 	}.normalized()
 	if !got.Enabled || got.Runtime != "quickjs-wasi" || got.Mode != "only" ||
-		!reflect.DeepEqual(got.Languages, []string{"typescript"}) ||
+		!reflect.DeepEqual(got.Languages, []Language{"typescript"}) ||
 		got.Timeout != time.Minute || got.MemoryLimitBytes != 64<<20 || got.MaxOutputBytes != 1024 ||
 		got.SnapshotTTL != time.Second || got.MaxSearchLimit != 4 || got.SearchDefaultLimit != 4 {
 		t.Fatalf("normalized = %+v", got)

@@ -293,7 +293,7 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 		d := before(ctx, tool.Event{ToolKind: kind, ToolInputKind: in.Language, ToolName: name,
 			CallID: callID, Input: args, Scope: run.opts.Scope})
 		if d.Block {
-			return run.failed(abi.CodeInvalidInput, "blocked", name+" was blocked before execution: "+d.Reason)
+			return run.failed(abi.CodeInvalidInput, ReasonBlocked, name+" was blocked before execution: "+d.Reason)
 		}
 		if d.Input != nil {
 			if in, err = source.ParseInput(d.Input); err != nil {
@@ -313,7 +313,7 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 		if ctx.Err() != nil {
 			return run.failed(abi.CodeAborted, "", msgAborted)
 		}
-		return run.failed(abi.CodeRuntimeUnavailable, "busy", run.busyMessage())
+		return run.failed(abi.CodeRuntimeUnavailable, ReasonBusy, run.busyMessage())
 	}
 	js, srcMap, err := run.checkSource(ctx, in, deadline)
 	if err != nil {
@@ -334,7 +334,7 @@ func (run *Run) cell(ctx context.Context, callID string, args json.RawMessage, o
 	if err != nil {
 		release()
 		st.cancel()
-		return run.failed(abi.CodeInternalError, "namespace_scope", err.Error())
+		return run.failed(abi.CodeInternalError, ReasonNamespaceScope, err.Error())
 	}
 	st.namespaces = ns
 	nsJSON, _ := json.Marshal(nsSetup)
@@ -348,7 +348,11 @@ func (run *Run) checkSource(ctx context.Context, in source.Input, deadline time.
 	ctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	// The parsers are shared like the cell slots: by session.
-	return source.Check(ctx, sessionKey(run.opts.Scope), in.Code, in.Language, run.rt.bounds.Languages)
+	langs := make([]string, len(run.rt.bounds.Languages))
+	for i, l := range run.rt.bounds.Languages {
+		langs[i] = string(l)
+	}
+	return source.Check(ctx, sessionKey(run.opts.Scope), in.Code, in.Language, langs)
 }
 
 // checkFailure is the result of a cell whose source check did not pass.
@@ -357,7 +361,7 @@ func (run *Run) checkFailure(ctx context.Context, err error) Result {
 	case ctx.Err() != nil:
 		return run.failed(abi.CodeAborted, "", msgAborted)
 	case errors.Is(err, context.DeadlineExceeded):
-		return run.failed(abi.CodeTimeout, "source_check", msgSourceTimeout)
+		return run.failed(abi.CodeTimeout, ReasonSourceCheck, msgSourceTimeout)
 	case errors.Is(err, source.ErrParserUnavailable):
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
@@ -380,7 +384,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 func (run *Run) inputFailure(err error) Result {
 	var se *source.Error
 	if errors.As(err, &se) {
-		return run.failed(abi.CodeInvalidInput, string(se.Reason), se.Message)
+		return run.failed(abi.CodeInvalidInput, Reason(se.Reason), se.Message)
 	}
 	return run.failed(abi.CodeInvalidInput, "", err.Error())
 }
@@ -484,7 +488,7 @@ func (st *state) outputFailure() (Result, bool) {
 	case st.outputTooLong != "":
 		return st.run.failed(abi.CodeOutputLimitExceeded, "", st.outputTooLong), true
 	case st.outputTooDeep:
-		return st.run.failed(abi.CodeOutputLimitExceeded, "too_deep", msgTooDeep), true
+		return st.run.failed(abi.CodeOutputLimitExceeded, ReasonTooDeep, msgTooDeep), true
 	}
 	return Result{}, false
 }
@@ -499,7 +503,7 @@ func (run *Run) completed(st *state, value string) Result {
 	}
 	r := Result{Status: StatusCompleted, Value: json.RawMessage(wellFormed(value)), Telemetry: run.telemetry()}
 	if !json.Valid(r.Value) { // the bridge's encoder gives JSON, but Go's has a depth limit
-		return run.failed(abi.CodeOutputLimitExceeded, "too_deep", msgTooDeep)
+		return run.failed(abi.CodeOutputLimitExceeded, ReasonTooDeep, msgTooDeep)
 	}
 	return r
 }
@@ -563,7 +567,7 @@ func (st *state) park(ctx context.Context, cell abi.Cell) Result {
 }
 
 func (st *state) waiting() Result {
-	r := Result{Status: StatusWaiting, RunID: st.id, ReplayID: st.replayID, Reason: "pending_tools", Telemetry: st.run.telemetry()}
+	r := Result{Status: StatusWaiting, RunID: st.id, ReplayID: st.replayID, Reason: ReasonPendingTools, Telemetry: st.run.telemetry()}
 	yields := 0
 	delivered := map[abi.Ticket]bool{}
 	for _, s := range st.ready {
@@ -580,7 +584,7 @@ func (st *state) waiting() Result {
 		r.PendingToolCalls = append(r.PendingToolCalls, PendingToolCall{ID: pc.id, Method: pc.method})
 	}
 	if yields > 0 && yields == len(r.PendingToolCalls) {
-		r.Reason = "yield"
+		r.Reason = ReasonYield
 	}
 	return r
 }
@@ -626,11 +630,11 @@ func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
 	}
 	switch {
 	case namespaces > 0 && namespaces == requests:
-		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeNamespace))
+		return st.finish(st.run.failed(abi.CodeInvalidInput, ReasonRestartSafe, msgRestartSafeNamespace))
 	case stores > 0 && stores == unsafe:
-		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeStore))
+		return st.finish(st.run.failed(abi.CodeInvalidInput, ReasonRestartSafe, msgRestartSafeStore))
 	case unsafe > 0:
-		return st.finish(st.run.failed(abi.CodeInvalidInput, "restart_safe", msgRestartSafeSideEffect))
+		return st.finish(st.run.failed(abi.CodeInvalidInput, ReasonRestartSafe, msgRestartSafeSideEffect))
 	}
 	return st.park(ctx, cell)
 }
@@ -671,7 +675,7 @@ func (st *state) bounded(leg func() Result) Result {
 	case <-timer.C:
 		st.abandoned.Store(true)
 		st.cancel()
-		return st.run.failed(abi.CodeTimeout, "leg_overrun", msgTimeout)
+		return st.run.failed(abi.CodeTimeout, ReasonLegOverrun, msgTimeout)
 	}
 }
 

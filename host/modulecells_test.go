@@ -67,7 +67,7 @@ func TestModuleShapedCellsRefused(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := exec(t, run, c.src)
-			if r.Status != StatusFailed || string(r.Code) != c.code || r.Reason != c.reason || !strings.HasPrefix(r.Error, c.err) {
+			if r.Status != StatusFailed || string(r.Code) != c.code || string(r.Reason) != c.reason || !strings.HasPrefix(r.Error, c.err) {
 				t.Fatalf("got %s %q %q %q", r.Status, r.Code, r.Reason, r.Error)
 			}
 		})

@@ -9,17 +9,46 @@ import (
 	"github.com/seed11a79d2d/codemode/catalog"
 )
 
+// Status is what a [Result] reports of its run.
+type Status string
+
 // Result statuses.
 const (
-	StatusCompleted = "completed"
-	StatusWaiting   = "waiting"
-	StatusFailed    = "failed"
+	StatusCompleted Status = "completed"
+	StatusWaiting   Status = "waiting"
+	StatusFailed    Status = "failed"
 )
+
+func (s Status) String() string { return string(s) }
+
+// Reason is a [Result]'s finer cause: why a waiting run waits, or what a
+// failed one met beyond its Code. A rejected source passes the source
+// check's own reason on (module_access_denied, source_too_deep, ...).
+type Reason string
+
+// Reasons of waiting and failed results.
+const (
+	ReasonPendingTools    Reason = "pending_tools"           // waiting on calls or timers
+	ReasonYield           Reason = "yield"                   // waiting on yield_control alone
+	ReasonBlocked         Reason = "blocked"                 // a hook blocked the exec
+	ReasonBusy            Reason = "busy"                    // no cell slot before the deadline
+	ReasonSourceCheck     Reason = "source_check"            // the source check ran out of time
+	ReasonRestartSafe     Reason = "restart_safe"            // a restart-safe cell did what it may not
+	ReasonTooDeep         Reason = "too_deep"                // a value nested past what JSON encodes
+	ReasonLegOverrun      Reason = "leg_overrun"             // a leg ran past the backstop
+	ReasonMemoryLimit     Reason = "memory_limit_exceeded"   // the cell's heap ran out
+	ReasonNamespaceScope  Reason = "namespace_scope"         // a namespace scope could not be built
+	ReasonSnapshotRestore Reason = "snapshot_restore_failed" // a parked run did not restore
+	ReasonLost            Reason = "lost"                    // a parked run's call, or its outcome, was lost
+	ReasonRunStore        Reason = "run_store"               // the run store failed
+)
+
+func (r Reason) String() string { return string(r) }
 
 // Result is the CodeModeResult union returned by exec and wait. Which fields
 // are set depends on Status.
 type Result struct {
-	Status string `json:"status"`
+	Status Status `json:"status"`
 	// Value is the JSON of the cell's return value (completed).
 	Value json.RawMessage `json:"value,omitempty"`
 	// RunID and PendingToolCalls describe a waiting result; Reason is
@@ -30,7 +59,7 @@ type Result struct {
 	// transcript; ReplaySafe marks every result of a restart-safe exec.
 	ReplayID         string            `json:"replayId,omitempty"`
 	ReplaySafe       bool              `json:"replaySafe,omitempty"`
-	Reason           string            `json:"reason,omitempty"`
+	Reason           Reason            `json:"reason,omitempty"`
 	PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
 	Error            string            `json:"error,omitempty"`
 	Code             abi.ErrorCode     `json:"code,omitempty"`
@@ -100,7 +129,7 @@ func (run *Run) telemetry() Telemetry {
 
 // failed builds a failed result. The message is bounded by maxOutputBytes
 // like every other part of a result: a guest can throw a huge string.
-func (run *Run) failed(code abi.ErrorCode, reason, msg string) Result {
+func (run *Run) failed(code abi.ErrorCode, reason Reason, msg string) Result {
 	msg = truncateUTF8(msg, run.rt.bounds.MaxOutputBytes)
 	return Result{Status: StatusFailed, Code: code, Reason: reason, Error: msg, Telemetry: run.telemetry()}
 }
@@ -154,11 +183,11 @@ func (run *Run) failure(f *abi.Failure) Result {
 	case abi.FailureAborted:
 		return run.failed(abi.CodeAborted, "", msgAborted)
 	case abi.FailureMemoryLimit:
-		return run.failed(abi.CodeInternalError, "memory_limit_exceeded", msgMemory)
+		return run.failed(abi.CodeInternalError, ReasonMemoryLimit, msgMemory)
 	case abi.FailureTrap, abi.FailureUnavailable:
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+f.Message)
 	case abi.FailureSnapshot:
-		return run.failed(abi.CodeInternalError, "snapshot_restore_failed", "code mode snapshot restore failed: "+f.Message)
+		return run.failed(abi.CodeInternalError, ReasonSnapshotRestore, "code mode snapshot restore failed: "+f.Message)
 	}
 	msg := f.Error()
 	if f.Stack != "" {

@@ -159,7 +159,7 @@ func (st *state) parkShared(ctx context.Context) Result {
 		if isStoreRefusal(err) {
 			return st.finish(run.failed(abi.CodeInvalidInput, "", err.Error()))
 		}
-		return st.finish(run.failed(abi.CodeRuntimeUnavailable, "run_store", "code mode run store unavailable: "+err.Error()))
+		return st.finish(run.failed(abi.CodeRuntimeUnavailable, ReasonRunStore, "code mode run store unavailable: "+err.Error()))
 	}
 	r := st.withOutput(st.waiting())
 	st.forward(expires)
@@ -292,16 +292,16 @@ func (run *Run) waitShared(ctx context.Context, id string) Result {
 	case isStoreRefusal(err):
 		return run.failed(abi.CodeInvalidInput, "", err.Error())
 	case err != nil:
-		return run.failed(abi.CodeRuntimeUnavailable, "run_store", "code mode run store unavailable: "+err.Error())
+		return run.failed(abi.CodeRuntimeUnavailable, ReasonRunStore, "code mode run store unavailable: "+err.Error())
 	}
 	if msg, failed := failedInStore(outs); failed {
 		run.rt.runs.Remove(context.WithoutCancel(ctx), id)
-		return run.failed(abi.CodeInternalError, "lost", msg)
+		return run.failed(abi.CodeInternalError, ReasonLost, msg)
 	}
 	st, err := run.decode(ctx, rec, outs)
 	if err != nil {
 		run.rt.runs.Remove(context.WithoutCancel(ctx), id)
-		return run.failed(abi.CodeInternalError, "snapshot_restore_failed", "code mode run cannot be resumed: "+err.Error())
+		return run.failed(abi.CodeInternalError, ReasonSnapshotRestore, "code mode run cannot be resumed: "+err.Error())
 	}
 	st.abort, st.deadline = ctx, time.Now().Add(run.rt.bounds.Timeout)
 	return st.bounded(func() Result { return run.waitLeg(st.engineCtx(ctx), st) })

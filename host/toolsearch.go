@@ -14,12 +14,17 @@ import (
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
-// Tool Search modes: which of its controls the model sees.
+// ToolSearchMode is which of Tool Search's controls the model sees.
+type ToolSearchMode string
+
+// Tool Search modes.
 const (
-	ToolSearchAll   = "all"   // tool_search_code, tool_search, tool_describe and tool_call
-	ToolSearchCode  = "code"  // tool_search_code alone
-	ToolSearchTools = "tools" // tool_search, tool_describe and tool_call, for models that should not write code
+	ToolSearchAll   ToolSearchMode = "all"   // tool_search_code, tool_search, tool_describe and tool_call
+	ToolSearchCode  ToolSearchMode = "code"  // tool_search_code alone
+	ToolSearchTools ToolSearchMode = "tools" // tool_search, tool_describe and tool_call, for models that should not write code
 )
+
+func (m ToolSearchMode) String() string { return string(m) }
 
 // ToolSearchConfig is the resolved tools.toolSearch: Tool Search, the other
 // compact surface. The model sees its controls instead of every schema, over
@@ -28,7 +33,7 @@ const (
 type ToolSearchConfig struct {
 	Enabled bool
 	// Mode is ToolSearchAll (the default), ToolSearchCode or ToolSearchTools.
-	Mode string
+	Mode ToolSearchMode
 	// Bounds are the limits of its searches and tool_search_code cells,
 	// resolved by tools.codeMode's rules and defaults: timeoutMs,
 	// memoryLimitBytes, maxOutputBytes, maxPendingToolCalls,
@@ -112,7 +117,7 @@ const (
 )
 
 // searchControls are the model-visible controls of a mode, in order.
-func searchControls(mode string) []ToolDefinition {
+func searchControls(mode ToolSearchMode) []ToolDefinition {
 	code := ToolDefinition{Name: "tool_search_code", Description: searchCodeDescription, InputSchema: json.RawMessage(
 		`{"type":"object","properties":{"code":{"type":"string","description":"The body: an async function body; its trailing expression or return is the result."},` +
 			`"language":{"type":"string","enum":["javascript","typescript"],"description":"Source language; default javascript."}},"required":["code"],"additionalProperties":false}`)}
@@ -138,7 +143,7 @@ func searchControls(mode string) []ToolDefinition {
 // checkSearchSurface is Tool Search's fail-closed check: its mode's controls,
 // each exactly once and exactly as rendered, and only the approved
 // direct-only tools; never exec or wait.
-func checkSearchSurface(visible, direct []ToolDefinition, mode string) error {
+func checkSearchSurface(visible, direct []ToolDefinition, mode ToolSearchMode) error {
 	want := searchControls(mode)
 	seen := map[string]int{}
 	for _, d := range visible {

@@ -42,7 +42,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 	}
 	ok, err := st.collect(ctx)
 	if err != nil {
-		return st.finish(run.failed(abi.CodeInternalError, "lost", err.Error()))
+		return st.finish(run.failed(abi.CodeInternalError, ReasonLost, err.Error()))
 	}
 	if !ok {
 		if ctx.Err() != nil {
@@ -64,7 +64,7 @@ func (run *Run) waitLeg(ctx context.Context, st *state) Result {
 		if ok := asFailure(err, &f); ok {
 			return st.finish(run.failure(f))
 		}
-		return st.finish(run.failed(abi.CodeInternalError, "snapshot_restore_failed", err.Error()))
+		return st.finish(run.failed(abi.CodeInternalError, ReasonSnapshotRestore, err.Error()))
 	}
 	defer cell.Close(ctx)
 	run.rt.store.remove(st) // it is parked again if it suspends again

@@ -105,8 +105,8 @@ const bugsEnv = "CODEMODE_RELIABILITY_BUGS"
 // differs, or "".
 func (c hostileCase) check(r host.Result) string {
 	var bad []string
-	if r.Status != c.want["status"] {
-		bad = append(bad, "status "+r.Status)
+	if string(r.Status) != c.want["status"] {
+		bad = append(bad, "status "+string(r.Status))
 	}
 	w, ok := c.want["code"]
 	if e, has := c.want[engineName+"-code"]; engineName != "" && has {

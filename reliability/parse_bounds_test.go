@@ -18,7 +18,7 @@ func bigCells() []hostileCase {
 	brackets := "code mode source nests brackets deeper than 500 levels"
 	nesting := "code mode source nests deeper than 500 levels"
 	cell := func(name, src, lang, msg string) hostileCase {
-		w := map[string]string{"status": host.StatusFailed, "code": "invalid_input", "error": msg}
+		w := map[string]string{"status": host.StatusFailed.String(), "code": "invalid_input", "error": msg}
 		if lang != "" {
 			w["language"] = lang
 		}

@@ -211,7 +211,7 @@ func TestReplicas(t *testing.T) {
 			id := r.RunID
 			wantValue(t, waitDone(t, cs, id, 20), strconv.Quote(v))
 			legs := p.recorded(func(c proxiedCall) bool { return c.RunID == id })
-			if len(legs) < 2 || legs[0].Tool != "exec" || legs[len(legs)-1].Status != host.StatusCompleted {
+			if len(legs) < 2 || legs[0].Tool != "exec" || legs[len(legs)-1].Status != host.StatusCompleted.String() {
 				t.Fatalf("the proxy saw %+v", legs)
 			}
 			for j := 1; j < len(legs); j++ {

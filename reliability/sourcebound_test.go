@@ -262,12 +262,12 @@ func outcome(r host.Result) string {
 	if r.Status == host.StatusFailed {
 		s := string(r.Code)
 		if r.Reason != "" {
-			s += "/" + r.Reason
+			s += "/" + string(r.Reason)
 		}
 		e := []rune(r.Error)
 		return s + " (" + string(e[:min(len(e), 60)]) + ")"
 	}
-	return r.Status
+	return string(r.Status)
 }
 
 // probeRun is what a probe session saw.

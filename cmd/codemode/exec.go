@@ -61,7 +61,7 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	default:
 		return usageError(stderr, "exec", "no code: give FILE, - for standard input, or -e CODE")
 	}
-	switch *lang {
+	switch host.Language(*lang) {
 	case "", host.LanguageJavaScript, host.LanguageTypeScript:
 	default:
 		return usageError(stderr, "exec", "--lang must be javascript or typescript, not %q", *lang)
@@ -69,7 +69,7 @@ func execCommand(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *lang == "" {
 		switch strings.ToLower(filepath.Ext(file)) {
 		case ".ts", ".mts", ".cts":
-			*lang = host.LanguageTypeScript
+			*lang = host.LanguageTypeScript.String()
 		}
 	}
 
