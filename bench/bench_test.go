@@ -157,7 +157,7 @@ func BenchmarkTemplateStart(b *testing.B) {
 
 // runtime returns a host run on e (built with the host prelude) with tools.
 func runtime(b *testing.B, e abi.Engine, config string, tools ...tool.Tool) *host.Run {
-	rt, err := host.New(ctx, &host.Options{Tools: tools, Config: json.RawMessage(config), Engine: e})
+	rt, err := host.New(ctx, &host.Options{Tools: tools, CodeMode: codeModeJSON(json.RawMessage(config)), Engine: e})
 	if err != nil {
 		b.Fatal(err)
 	}

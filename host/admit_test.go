@@ -21,7 +21,7 @@ func TestRunningCellsQueue(t *testing.T) {
 	g := newGate()
 	defer g.open()
 	rt, err := New(context.Background(), &Options{Tools: []tool.Tool{g.tool()}, MaxRunningCells: 1,
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 30000}`)})
+		CodeMode: &Config{Enabled: true, Timeout: 30000 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestRunningCellsBusy(t *testing.T) {
 	g := newGate()
 	defer g.open()
 	rt, err := New(context.Background(), &Options{Tools: []tool.Tool{g.tool()}, MaxRunningCells: 1,
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 300}`)})
+		CodeMode: &Config{Enabled: true, Timeout: 300 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestSlotsGiveUp(t *testing.T) {
 // running or queued behind its own session's share.
 func TestStuckSessionLeavesSlots(t *testing.T) {
 	rt := newRuntimeWith(t, &Options{Tools: []tool.Tool{shipments()}, MaxRunningCells: 8,
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 60000}`)})
+		CodeMode: &Config{Enabled: true, Timeout: 60000 * time.Millisecond}})
 	attacker := prepare(t, rt, RunOptions{Scope: tool.Scope{SessionKey: "attacker", SessionID: "attacker", RunID: "r"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -235,7 +235,7 @@ func TestParkedHeadroom(t *testing.T) {
 	g := newGate()
 	defer g.open()
 	rt := newRuntimeWith(t, &Options{Tools: []tool.Tool{g.tool()}, MaxSessionCells: 4,
-		Config: json.RawMessage(roomy)})
+		CodeMode: codeModeJSON(json.RawMessage(roomy))})
 	session := func(i int) *Run {
 		id := fmt.Sprintf("s%d", i)
 		return prepare(t, rt, RunOptions{Scope: tool.Scope{SessionKey: id, SessionID: id, RunID: "r"}})

@@ -78,6 +78,21 @@ type configIntField struct {
 	def, min, max int
 }
 
+// clamp is the rule for a number set in Go: below 1 it takes the default,
+// else it is clamped to the bounds (ResolveConfig's rule, without the
+// warnings).
+func (f configIntField) clamp(x int64) int {
+	switch {
+	case x < 1:
+		return f.def
+	case x < int64(f.min):
+		return f.min
+	case x > int64(f.max):
+		return f.max
+	}
+	return int(x)
+}
+
 var configIntFields = []configIntField{
 	{"timeoutMs", 10000, 100, 60000},
 	{"memoryLimitBytes", 64 << 20, 1 << 20, 1 << 30},
@@ -297,4 +312,34 @@ func resolveConfigLanguages(v json.RawMessage, field string, warnings []string) 
 		out = []Language{LanguageJavaScript, LanguageTypeScript}
 	}
 	return out, warnings
+}
+
+// normalized gives a Config built in Go the treatment ResolveConfig gives
+// JSON: Runtime and Mode fixed, a zero or negative number at its default,
+// every number clamped, Languages filtered. New applies it to
+// Options.CodeMode; the tests check that it and ResolveConfig agree.
+func (c Config) normalized() Config {
+	fix := func(key string, x int64) int {
+		i := slices.IndexFunc(configIntFields, func(f configIntField) bool { return f.key == key })
+		return configIntFields[i].clamp(x)
+	}
+	ceil := func(d, unit time.Duration) int64 {
+		if d <= 0 {
+			return 0
+		}
+		return int64((d + unit - 1) / unit)
+	}
+	out := c
+	out.Runtime, out.Mode = RuntimeQuickJSWASI, ModeOnly
+	raw, _ := json.Marshal(c.Languages)
+	out.Languages, _ = resolveConfigLanguages(raw, "", nil)
+	out.Timeout = time.Duration(fix("timeoutMs", ceil(c.Timeout, time.Millisecond))) * time.Millisecond
+	out.MemoryLimitBytes = fix("memoryLimitBytes", int64(c.MemoryLimitBytes))
+	out.MaxOutputBytes = fix("maxOutputBytes", int64(c.MaxOutputBytes))
+	out.MaxSnapshotBytes = fix("maxSnapshotBytes", int64(c.MaxSnapshotBytes))
+	out.MaxPendingToolCalls = fix("maxPendingToolCalls", int64(c.MaxPendingToolCalls))
+	out.SnapshotTTL = time.Duration(fix("snapshotTtlSeconds", ceil(c.SnapshotTTL, time.Second))) * time.Second
+	out.MaxSearchLimit = fix("maxSearchLimit", int64(c.MaxSearchLimit))
+	out.SearchDefaultLimit = min(fix("searchDefaultLimit", int64(c.SearchDefaultLimit)), out.MaxSearchLimit)
+	return out
 }

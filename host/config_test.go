@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -262,44 +263,35 @@ func FuzzResolveConfig(f *testing.F) {
 	})
 }
 
-// normalized gives a Config built in Go the treatment ResolveConfig gives
-// JSON (Runtime and Mode fixed, a zero or negative number at its default,
-// every number clamped, Languages filtered), so the tests can check that the
-// two agree.
-func (c Config) normalized() Config {
-	fix := func(key string, x int64) int {
-		for _, f := range configIntFields {
-			if f.key == key {
-				switch {
-				case x < 1:
-					return f.def
-				case x < int64(f.min):
-					return f.min
-				case x > int64(f.max):
-					return f.max
-				}
-				return int(x)
-			}
-		}
-		panic("host: unknown config key " + key) // programmer error
+// New takes typed configurations as the Resolve functions take JSON: nil is
+// off, a zero field is its default, a number out of bounds is clamped, and
+// a Tool Search mode that does not exist is refused.
+func TestNewNormalizesTypedOptions(t *testing.T) {
+	ctx := context.Background()
+	rt, err := New(ctx, nil)
+	if err != nil || !reflect.DeepEqual(rt.Config(), DefaultConfig()) || rt.ToolSearch().Enabled || rt.swarm.Enabled {
+		t.Fatalf("nil options: %v %+v", err, rt)
 	}
-	ceil := func(d, unit time.Duration) int64 {
-		if d <= 0 {
-			return 0
-		}
-		return int64((d + unit - 1) / unit)
+	rt.Close(ctx)
+
+	want, _, _ := ResolveConfig(json.RawMessage(`{"enabled":true,"timeoutMs":3600000,"memoryLimitBytes":-1,"maxSearchLimit":4}`), nil)
+	rt = newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true, Timeout: time.Hour, MemoryLimitBytes: -1, MaxSearchLimit: 4},
+		Swarm: &SwarmConfig{Enabled: true, MaxConcurrent: 1000, MaxAgentsPerCell: -3}})
+	if !reflect.DeepEqual(rt.Config(), want) {
+		t.Errorf("code mode %+v, want %+v", rt.Config(), want)
 	}
-	out := c
-	out.Runtime, out.Mode = RuntimeQuickJSWASI, ModeOnly
-	raw, _ := json.Marshal(c.Languages)
-	out.Languages, _ = resolveConfigLanguages(raw, "", nil)
-	out.Timeout = time.Duration(fix("timeoutMs", ceil(c.Timeout, time.Millisecond))) * time.Millisecond
-	out.MemoryLimitBytes = fix("memoryLimitBytes", int64(c.MemoryLimitBytes))
-	out.MaxOutputBytes = fix("maxOutputBytes", int64(c.MaxOutputBytes))
-	out.MaxSnapshotBytes = fix("maxSnapshotBytes", int64(c.MaxSnapshotBytes))
-	out.MaxPendingToolCalls = fix("maxPendingToolCalls", int64(c.MaxPendingToolCalls))
-	out.SnapshotTTL = time.Duration(fix("snapshotTtlSeconds", ceil(c.SnapshotTTL, time.Second))) * time.Second
-	out.MaxSearchLimit = fix("maxSearchLimit", int64(c.MaxSearchLimit))
-	out.SearchDefaultLimit = min(fix("searchDefaultLimit", int64(c.SearchDefaultLimit)), out.MaxSearchLimit)
-	return out
+	if wantSwarm, _, _ := ResolveSwarm(json.RawMessage(`{"enabled":true,"maxConcurrent":1000,"maxAgentsPerCell":-3}`)); rt.swarm != wantSwarm {
+		t.Errorf("swarm %+v, want %+v", rt.swarm, wantSwarm)
+	}
+
+	wantSearch, _, _ := ResolveToolSearch(json.RawMessage(`{"enabled":true,"mode":"tools","timeoutMs":50}`))
+	rt = newRuntimeWith(t, &Options{ToolSearch: &ToolSearchConfig{Enabled: true, Mode: ToolSearchTools, Bounds: Config{Timeout: 50 * time.Millisecond}}})
+	if !reflect.DeepEqual(rt.ToolSearch(), wantSearch) {
+		t.Errorf("tool search %+v, want %+v", rt.ToolSearch(), wantSearch)
+	}
+
+	var ce *ConfigError
+	if _, err := New(ctx, &Options{ToolSearch: &ToolSearchConfig{Enabled: true, Mode: "everything"}}); !errors.As(err, &ce) || ce.Field != "tools.toolSearch.mode" {
+		t.Errorf("an unknown mode: %v", err)
+	}
 }

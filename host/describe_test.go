@@ -69,7 +69,7 @@ func (m mcpServers) Tools() []tool.Tool {
 
 func describeRun(t *testing.T, tools []tool.Tool, src tool.Source) string {
 	t.Helper()
-	opts := &Options{Config: json.RawMessage(`true`), Tools: tools}
+	opts := &Options{CodeMode: &Config{Enabled: true}, Tools: tools}
 	if src != nil {
 		opts.Sources = []tool.Source{src}
 	}

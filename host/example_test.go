@@ -25,7 +25,7 @@ func Example() {
 			return tool.Result{Details: in.A + in.B}, nil
 		},
 	}
-	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{add}, Config: json.RawMessage(`true`)})
+	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{add}, CodeMode: &host.Config{Enabled: true}})
 	if err != nil {
 		panic(err)
 	}
@@ -48,7 +48,7 @@ func Example() {
 // A cell that waits on a slow tool suspends; wait resumes it.
 func ExampleRun_Wait() {
 	ctx := context.Background()
-	rt, _ := host.New(ctx, &host.Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{{
+	rt, _ := host.New(ctx, &host.Options{CodeMode: &host.Config{Enabled: true}, Tools: []tool.Tool{{
 		Name: "noop", Execute: func(context.Context, tool.Call) (tool.Result, error) { return tool.Result{}, nil },
 	}}})
 	defer rt.Close(ctx)

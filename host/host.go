@@ -11,7 +11,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -35,14 +34,14 @@ type Options struct {
 	Tools []tool.Tool
 	// Sources add tools to every run, after Tools (for example MCP servers).
 	Sources []tool.Source
-	// Config is the tools.codeMode value (true, false or an object); Agent is
-	// an optional per-agent override merged over it.
-	Config json.RawMessage
-	Agent  json.RawMessage
-	// ToolSearch is the tools.toolSearch value (true, false or an object):
-	// Tool Search, the other compact surface, for runs where code mode is
-	// not active. See [ResolveToolSearch].
-	ToolSearch json.RawMessage
+	// CodeMode is code mode's configuration; nil means code mode off.
+	// ResolveConfig builds it from tools.codeMode's JSON; one built in Go
+	// takes the same defaults and clamps (a zero field is its default).
+	CodeMode *Config
+	// ToolSearch is Tool Search, the other compact surface, for runs where
+	// code mode is not active; nil means off. ResolveToolSearch builds it
+	// from tools.toolSearch's JSON.
+	ToolSearch *ToolSearchConfig
 	// Engine runs cells; nil means a quickjswasi engine owned by the Runtime.
 	// A caller-supplied engine must have been built with [Prelude].
 	Engine abi.Engine
@@ -62,8 +61,9 @@ type Options struct {
 	// session is a principal (stateless HTTP) needs.
 	MaxSessionCells int
 	// Policy is tools.allow, tools.deny and tools.directOnly, applied to
-	// every tool: registered, from sources, and client tools.
-	Policy Policy
+	// every tool: registered, from sources, and client tools; nil means
+	// none.
+	Policy *Policy
 	// Sessions keeps what cells store with store(key, value); nil means
 	// [store.NewMemorySessions].
 	Sessions store.Sessions
@@ -77,10 +77,10 @@ type Options struct {
 	// per bearer token, as stateless HTTP has) raises it, since the share
 	// exists to keep one client from taking every slot.
 	MaxSessionRuns int
-	// Swarm is the tools.swarm value (true, false or an object): agents.run,
-	// phase and log in cells; see [ResolveSwarm]. Agents runs the children;
-	// nil makes agents.run fail with a message that says so.
-	Swarm  json.RawMessage
+	// Swarm is agents.run, phase and log in cells; nil means off.
+	// ResolveSwarm builds it from tools.swarm's JSON. Agents runs the
+	// children; nil makes agents.run fail with a message that says so.
+	Swarm  *SwarmConfig
 	Agents Agents
 }
 
@@ -126,28 +126,23 @@ type Runtime struct {
 	isClosed   bool
 }
 
-// New resolves the configuration and starts the engine when code mode is
-// enabled. An engine that cannot start is an error: code mode fails closed.
+// New takes the configuration (nil sub-configurations are off, the rest
+// normalized as their Resolve functions normalize JSON) and starts the
+// engine when code mode is enabled. An engine that cannot start is an
+// error: code mode fails closed.
 func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	cfg, warnings, err := ResolveConfig(o.Config, o.Agent)
+	cfg := orZero(o.CodeMode).normalized()
+	search, err := orZero(o.ToolSearch).normalized()
 	if err != nil {
 		return nil, err
 	}
-	search, more, err := ResolveToolSearch(o.ToolSearch)
-	if err != nil {
-		return nil, err
-	}
-	warnings = append(warnings, more...)
-	swarm, more, err := ResolveSwarm(o.Swarm)
-	if err != nil {
-		return nil, err
-	}
-	warnings = append(warnings, more...)
-	r := &Runtime{cfg: cfg, search: search, bounds: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, policy: o.Policy, swarm: swarm}
+	swarm := orZero(o.Swarm).normalized()
+	var warnings []string
+	r := &Runtime{cfg: cfg, search: search, bounds: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, policy: orZero(o.Policy), swarm: swarm}
 	switch {
 	case cfg.Enabled && search.Enabled:
 		warnings = append(warnings, "tools.toolSearch: code mode is enabled, and where both could be active code mode wins, so Tool Search is never offered")
@@ -200,6 +195,14 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	r.hooks = o.Hooks
 	r.agents = o.Agents
 	return r, nil
+}
+
+// orZero is *p, or the zero value for a nil p.
+func orZero[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
+	}
+	return v
 }
 
 // Config is the resolved configuration.

@@ -59,7 +59,7 @@ func (g *gate) tool() tool.Tool {
 
 func newRuntime(t testing.TB, config string, tools ...tool.Tool) *Runtime {
 	t.Helper()
-	return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config)})
+	return newRuntimeWith(t, &Options{Tools: tools, CodeMode: codeModeJSON(json.RawMessage(config))})
 }
 
 func newRuntimeWith(t testing.TB, o *Options) *Runtime {
@@ -177,7 +177,7 @@ func TestNoToolRunsDoNotActivate(t *testing.T) {
 	if run := prepare(t, newRuntime(t, `true`, shipments()), RunOptions{DisableTools: true}); run.Active() {
 		t.Fatal("disableTools activated code mode")
 	}
-	if run := prepare(t, newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments()}, Policy: Policy{Allow: []string{}}}), RunOptions{}); run.Active() {
+	if run := prepare(t, newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{shipments()}, Policy: &Policy{Allow: []string{}}}), RunOptions{}); run.Active() {
 		t.Fatal("an empty allow list activated code mode")
 	}
 	if run := prepare(t, newRuntime(t, `true`), RunOptions{}); run.Active() {
@@ -186,8 +186,8 @@ func TestNoToolRunsDoNotActivate(t *testing.T) {
 }
 
 func TestDeniedToolsAreAbsentAndCannotBeCalled(t *testing.T) {
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments(), {Name: "secret", Execute: shipments().Execute}},
-		Policy: Policy{Deny: []string{"secret"}}})
+	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{shipments(), {Name: "secret", Execute: shipments().Execute}},
+		Policy: &Policy{Deny: []string{"secret"}}})
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `
 		const ids = ALL_TOOLS.map(t => t.id);

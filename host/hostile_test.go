@@ -159,7 +159,7 @@ func (c stuckCell) Close(context.Context) error                              { r
 func TestLegThatNeverReturnsIsBounded(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100}`),
+	rt, err := New(context.Background(), &Options{CodeMode: &Config{Enabled: true, Timeout: 100 * time.Millisecond},
 		Tools: []tool.Tool{shipments()}, Engine: stuckEngine{release: release}})
 	if err != nil {
 		t.Fatal(err)

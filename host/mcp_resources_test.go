@@ -40,7 +40,7 @@ func docsClient(t *testing.T) *mcp.Client {
 
 func docsRun(t *testing.T, src tool.Source, hooks tool.Hooks, policy host.Policy, opts host.RunOptions) *host.Run {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{src}, Hooks: hooks, Policy: policy})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Sources: []tool.Source{src}, Hooks: hooks, Policy: &policy})
 	if err != nil {
 		t.Fatal(err)
 	}

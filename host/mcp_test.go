@@ -38,7 +38,7 @@ func (f *fakeMCP) MCPRequest(ctx context.Context, server, method string, params 
 
 // mcpRun prepares a run on a runtime with src and the shipments tool.
 func mcpRun(t *testing.T, src *fakeMCP) *Run {
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments()}, Sources: []tool.Source{src}})
+	rt, err := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{shipments()}, Sources: []tool.Source{src}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestMCPNamespace(t *testing.T) {
 // A refused operation has no nested call id of its own: like a denied tool's
 // call, it is named after the bridge operation.
 func TestRefusedMCPOperationCallName(t *testing.T) {
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{&fakeMCP{}}, Policy: Policy{Deny: []string{"resources/read"}}})
+	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{&fakeMCP{}}, Policy: &Policy{Deny: []string{"resources/read"}}})
 	run := prepare(t, rt, RunOptions{})
 	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
 		t.Errorf("refused: %s", got)
@@ -120,7 +120,7 @@ func TestRefusedMCPOperationCallName(t *testing.T) {
 // global, listed first beside the plugin namespaces; without them namespaces
 // has no MCP member (the namespace tests check an empty one).
 func TestNamespacesHoldMCP(t *testing.T) {
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: trackerTools(nil), Sources: []tool.Source{&fakeMCP{}}})
+	rt, err := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: trackerTools(nil), Sources: []tool.Source{&fakeMCP{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestMissingMCPArguments(t *testing.T) {
 		called++
 		return tool.Result{Details: map[string]any{"content": []any{}}}, nil
 	}, InputSchema: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"mode":{"type":"string","default":"walk"}},"required":["from","to","mode"]}`)}
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{toolSource{geo}}})
+	rt, err := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{toolSource{geo}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func (namesMCP) Tools() []tool.Tool {
 
 func namesRun(t *testing.T, policy Policy, hooks tool.Hooks) *Run {
 	t.Helper()
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{namesMCP{}}, Hooks: hooks, Policy: policy})
+	rt, err := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{namesMCP{}}, Hooks: hooks, Policy: &policy})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestNamespacePromptAppearsOnlyWhenBackingToolsAreVisible(t *testing.T) {
 	if d := prepare(t, rt, RunOptions{}).Tools()[0].Description; !strings.Contains(d, "Use Issues.list() before Issues.update().") {
 		t.Fatalf("visible namespace prompt missing:\n%s", d)
 	}
-	denied := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: append(trackerTools(nil), shipments()), Policy: Policy{Deny: []string{"issues_update"}}})
+	denied := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Tools: append(trackerTools(nil), shipments()), Policy: &Policy{Deny: []string{"issues_update"}}})
 	if err := denied.RegisterNamespace("tracker", issuesNamespace(nil)); err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestHooksSeeBlockAndRewriteCalls(t *testing.T) {
 	ran := false
 	markPaid := tool.Tool{Name: "shipping_mark_paid", Execute: func(context.Context, tool.Call) (tool.Result, error) { ran = true; return tool.Result{}, nil }}
 	echo := tool.Tool{Name: "echo", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{Details: c.Input}, nil }}
-	rt, err := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{markPaid, echo}, Hooks: hooks})
+	rt, err := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{markPaid, echo}, Hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestBlockedExec(t *testing.T) {
 	hooks := tool.Hooks{BeforeToolCall: func(ctx context.Context, e tool.Event) tool.Decision {
 		return tool.Decision{Block: e.ToolKind == tool.KindCodeModeExec && e.ToolInputKind == "typescript", Reason: "no typescript today"}
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments()}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{shipments()}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	if r := run.Exec(context.Background(), "c", json.RawMessage(`{"code":"return 1","language":"typescript"}`)); r.Error != "exec was blocked before execution: no typescript today" {
@@ -89,7 +89,7 @@ func TestApprovalArrivesAfterExecReturnedWaiting(t *testing.T) {
 	send := tool.Tool{Name: "send", RequireApproval: true, Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 		return tool.Result{Details: "sent"}, nil
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs)), Tools: []tool.Tool{send}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{CodeMode: codeModeJSON(json.RawMessage(fmt.Sprintf(`{"enabled":true,"timeoutMs":%d}`, parkTimeoutMs))), Tools: []tool.Tool{send}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	r := exec(t, run, `const a = await tools.send({}); let b; try { await tools.send({}) } catch (e) { b = e.message } return [a, b]`)
@@ -122,7 +122,7 @@ func TestOutputContracts(t *testing.T) {
 		Execute: func(context.Context, tool.Call) (tool.Result, error) {
 			return tool.Result{Details: "not a number"}, nil
 		}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments(), bad, broken}})
+	rt, _ := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{shipments(), bad, broken}})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{ClientTools: []tool.Tool{client}})
 	r := exec(t, run, `
@@ -150,7 +150,7 @@ func TestRestartSafeRuns(t *testing.T) {
 		sideEffects++
 		return tool.Result{Details: "written"}, nil
 	}}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{read, write}})
+	rt, _ := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{read, write}})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{TurnID: "turn-1"})
 	safe := func(src string) json.RawMessage {
@@ -191,7 +191,7 @@ func TestCallDirect(t *testing.T) {
 		},
 		Approve: func(context.Context, tool.Event) (bool, string, error) { return true, "", nil },
 	}
-	rt, _ := New(context.Background(), &Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{shipments(), image}, Hooks: hooks})
+	rt, _ := New(context.Background(), &Options{CodeMode: &Config{Enabled: true}, Tools: []tool.Tool{shipments(), image}, Hooks: hooks})
 	defer rt.Close(context.Background())
 	run := prepare(t, rt, RunOptions{})
 	res, err := run.CallDirect(context.Background(), "c1", "image", json.RawMessage(`{}`))
@@ -201,7 +201,7 @@ func TestCallDirect(t *testing.T) {
 	if _, err := run.CallDirect(context.Background(), "c2", "shipping_list", json.RawMessage(`{}`)); err == nil {
 		t.Fatal("a catalogued tool was callable directly while code mode is active")
 	}
-	off, _ := New(context.Background(), &Options{Config: json.RawMessage(`false`), Tools: []tool.Tool{shipments()}})
+	off, _ := New(context.Background(), &Options{CodeMode: &Config{}, Tools: []tool.Tool{shipments()}})
 	defer off.Close(context.Background())
 	if res, err := prepare(t, off, RunOptions{}).CallDirect(context.Background(), "c3", "shipping_list", nil); err != nil || res.Details == nil {
 		t.Fatalf("code mode off: %v", err)

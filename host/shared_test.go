@@ -19,7 +19,7 @@ import (
 func replicas(t *testing.T, config string, store store.Runs, tools ...tool.Tool) (*Runtime, *Runtime) {
 	t.Helper()
 	mk := func(name string) *Runtime {
-		return newRuntimeWith(t, &Options{Tools: tools, Config: json.RawMessage(config), Runs: store, Replica: name})
+		return newRuntimeWith(t, &Options{Tools: tools, CodeMode: codeModeJSON(json.RawMessage(config)), Runs: store, Replica: name})
 	}
 	return mk("a"), mk("b")
 }

@@ -85,6 +85,13 @@ func ResolveSwarm(raw json.RawMessage) (SwarmConfig, []string, error) {
 	return c, warnings, nil
 }
 
+// normalized clamps a SwarmConfig built in Go by ResolveSwarm's rules.
+func (c SwarmConfig) normalized() SwarmConfig {
+	c.MaxConcurrent = swarmIntFields[0].clamp(int64(c.MaxConcurrent))
+	c.MaxAgentsPerCell = swarmIntFields[1].clamp(int64(c.MaxAgentsPerCell))
+	return c
+}
+
 // Agents runs the sub-agents that cells start with agents.run. RunAgent is
 // called on a worker goroutine, at most SwarmConfig.MaxConcurrent at once
 // per run, and returns the child's final text. Its ctx ends when the run

@@ -21,8 +21,8 @@ func ExampleAgentFunc() {
 	})
 	noop := tool.Tool{Name: "noop", Description: "Do nothing.", InputSchema: json.RawMessage(`{"type":"object"}`),
 		Execute: func(context.Context, tool.Call) (tool.Result, error) { return tool.Result{}, nil }}
-	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{noop}, Config: json.RawMessage(`true`),
-		Swarm: json.RawMessage(`true`), Agents: agent})
+	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{noop}, CodeMode: &host.Config{Enabled: true},
+		Swarm: &host.SwarmConfig{Enabled: true}, Agents: agent})
 	if err != nil {
 		panic(err)
 	}

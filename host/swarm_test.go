@@ -37,8 +37,8 @@ func scripted(ctx context.Context, req AgentRequest) (string, error) {
 
 func swarmRuntime(t testing.TB, codeMode, swarm string, agents Agents) *Runtime {
 	t.Helper()
-	return newRuntimeWith(t, &Options{Tools: []tool.Tool{shipments()}, Config: json.RawMessage(codeMode),
-		Swarm: json.RawMessage(swarm), Agents: agents})
+	return newRuntimeWith(t, &Options{Tools: []tool.Tool{shipments()}, CodeMode: codeModeJSON(json.RawMessage(codeMode)),
+		Swarm: swarmJSON(json.RawMessage(swarm)), Agents: agents})
 }
 
 func TestSwarmAgentsRun(t *testing.T) {

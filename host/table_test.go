@@ -41,7 +41,7 @@ func echoTool(name string) tool.Tool {
 func TestPrepareReusesTheTable(t *testing.T) {
 	src := &versioned{}
 	src.set(echoTool("first"))
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Sources: []tool.Source{src}})
+	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{src}})
 	a, b := prepare(t, rt, RunOptions{}), prepare(t, rt, RunOptions{})
 	if a.table != b.table || src.reads.Load() != 1 {
 		t.Fatalf("two Prepares built two tables (%d reads of the source)", src.reads.Load())
@@ -68,9 +68,9 @@ func TestPolicyByNameOrID(t *testing.T) {
 		}}
 	}
 	var asked []string
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`),
+	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true},
 		Tools: []tool.Tool{mkTool("read", ""), mkTool("read", "notes"), mkTool("write", "notes"), mkTool("camera", ""), mkTool("send", "")},
-		Policy: Policy{Deny: []string{"openclaw:notes:read", "client:app:wipe"}, DirectOnly: []string{"openclaw:core:camera"},
+		Policy: &Policy{Deny: []string{"openclaw:notes:read", "client:app:wipe"}, DirectOnly: []string{"openclaw:core:camera"},
 			Approval: []string{"send"}},
 		Hooks: tool.Hooks{Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
 			asked = append(asked, e.ToolID)
@@ -196,8 +196,8 @@ func TestLargeCatalogKeepsDeniedToolsOut(t *testing.T) {
 		}}
 	}
 	tools := append(benchTools("core", 1000), secret("wipe_all", ""), secret("drop_db", "docs"), echoTool("lookup"))
-	rt := newRuntimeWith(t, &Options{Config: json.RawMessage(`true`), Tools: tools,
-		Policy: Policy{Deny: []string{"wipe_all", "mcp:docs:drop_db"}}})
+	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Tools: tools,
+		Policy: &Policy{Deny: []string{"wipe_all", "mcp:docs:drop_db"}}})
 	run := prepare(t, rt, RunOptions{})
 	if run.guestSetup().full != "" {
 		t.Fatal("not a large catalog")

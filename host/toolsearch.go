@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,14 @@ const (
 )
 
 func (m ToolSearchMode) String() string { return string(m) }
+
+func (m ToolSearchMode) check() error {
+	switch m {
+	case ToolSearchAll, ToolSearchCode, ToolSearchTools:
+		return nil
+	}
+	return &ConfigError{"tools.toolSearch.mode", fmt.Sprintf("unsupported value %q (one of %q, %q, %q)", m, ToolSearchAll, ToolSearchCode, ToolSearchTools)}
+}
 
 // ToolSearchConfig is the resolved tools.toolSearch: Tool Search, the other
 // compact surface. The model sees its controls instead of every schema, over
@@ -59,9 +68,8 @@ func ResolveToolSearch(raw json.RawMessage) (ToolSearchConfig, []string, error) 
 			if json.Unmarshal(v, &mode) != nil {
 				return ToolSearchConfig{}, nil, &ConfigError{field + ".mode", "must be a string"}
 			}
-			if mode != ToolSearchAll && mode != ToolSearchCode && mode != ToolSearchTools {
-				return ToolSearchConfig{}, nil, &ConfigError{field + ".mode",
-					fmt.Sprintf("unsupported value %q (one of %q, %q, %q)", mode, ToolSearchAll, ToolSearchCode, ToolSearchTools)}
+			if err := mode.check(); err != nil {
+				return ToolSearchConfig{}, nil, err
 			}
 		}
 		delete(obj, "mode")
@@ -78,6 +86,19 @@ func ResolveToolSearch(raw json.RawMessage) (ToolSearchConfig, []string, error) 
 		return ToolSearchConfig{}, nil, err
 	}
 	return ToolSearchConfig{Enabled: c.Enabled, Mode: mode, Bounds: c}, append(warnings, more...), nil
+}
+
+// normalized gives a ToolSearchConfig built in Go ResolveToolSearch's
+// treatment: the default mode, an unknown one refused, the bounds
+// normalized like a Config.
+func (c ToolSearchConfig) normalized() (ToolSearchConfig, error) {
+	c.Mode = cmp.Or(c.Mode, ToolSearchAll)
+	if err := c.Mode.check(); err != nil {
+		return ToolSearchConfig{}, err
+	}
+	c.Bounds = c.Bounds.normalized()
+	c.Bounds.Enabled = c.Enabled
+	return c, nil
 }
 
 // ToolSearch is the resolved tools.toolSearch; Enabled is false when code

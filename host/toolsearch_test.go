@@ -20,7 +20,7 @@ func searchRuntime(t *testing.T, toolSearch string, o Options, extra ...tool.Too
 	src := &fakeMCP{}
 	o.Tools = append([]tool.Tool{shipments()}, extra...)
 	o.Sources = []tool.Source{src}
-	o.ToolSearch = json.RawMessage(toolSearch)
+	o.ToolSearch = toolSearchJSON(json.RawMessage(toolSearch))
 	return newRuntimeWith(t, &o), src
 }
 
@@ -68,7 +68,7 @@ func TestToolSearchSurfaceByMode(t *testing.T) {
 // not even a registered tool that has a control's name.
 func TestCodeModeWinsOverToolSearch(t *testing.T) {
 	impostor := tool.Tool{Name: "tool_call", Execute: shipments().Execute}
-	rt, _ := searchRuntime(t, `true`, Options{Config: json.RawMessage(`true`)}, impostor)
+	rt, _ := searchRuntime(t, `true`, Options{CodeMode: &Config{Enabled: true}}, impostor)
 	if rt.ToolSearch().Enabled {
 		t.Fatal("Tool Search still enabled next to code mode")
 	}
@@ -180,7 +180,7 @@ func TestToolSearchControlErrors(t *testing.T) {
 		panic("an unapproved tool ran")
 	}}
 	hooks := tool.Hooks{Approve: func(context.Context, tool.Event) (bool, string, error) { return false, "no", nil }}
-	rt, _ := searchRuntime(t, `true`, Options{Hooks: hooks, Policy: Policy{Deny: []string{"drop_all"}, Approval: []string{"guarded"}}}, denied, guarded)
+	rt, _ := searchRuntime(t, `true`, Options{Hooks: hooks, Policy: &Policy{Deny: []string{"drop_all"}, Approval: []string{"guarded"}}}, denied, guarded)
 	run := prepare(t, rt, RunOptions{})
 	for args, want := range map[string]string{
 		`tool_search {"query":1}`:                               "query must be a string.",

@@ -22,7 +22,7 @@ import (
 func approvalRuntime(t *testing.T, relay *Relay, wiped *[]string) *host.Runtime {
 	var mu sync.Mutex
 	rt, err := host.New(context.Background(), &host.Options{
-		Config: json.RawMessage(`true`),
+		CodeMode: &host.Config{Enabled: true},
 		Tools: []tool.Tool{{Name: "wipe", Description: "Wipe a disk.", Annotations: json.RawMessage(`{"destructiveHint":true}`),
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"disk":{"type":"string"},"apiToken":{"type":"string"}}}`),
 			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
@@ -31,7 +31,7 @@ func approvalRuntime(t *testing.T, relay *Relay, wiped *[]string) *host.Runtime 
 				*wiped = append(*wiped, string(c.Input))
 				return tool.Result{Details: "wiped"}, nil
 			}}},
-		Policy: host.Policy{ApproveDestructive: true},
+		Policy: &host.Policy{ApproveDestructive: true},
 		Hooks:  tool.Hooks{Approve: relay.Approve},
 	})
 	if err != nil {

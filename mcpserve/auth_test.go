@@ -85,7 +85,7 @@ func TestBearerTokenRefusals(t *testing.T) {
 // whoami is a runtime whose one tool returns the agent of its call's scope,
 // which carries the authenticated principal.
 func whoami(t *testing.T) *fixture {
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{{
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Tools: []tool.Tool{{
 		Name: "whoami", Description: "The caller.", InputSchema: json.RawMessage(`{"type":"object"}`),
 		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			return tool.Result{Details: c.Scope.AgentID}, nil

@@ -33,7 +33,7 @@ func BenchmarkServeStartup(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			rt, err := host.New(context.Background(), &host.Options{Config: []byte(`true`), Sources: []tool.Source{c}})
+			rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Sources: []tool.Source{c}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -68,7 +68,7 @@ func BenchmarkToolsCallExec(b *testing.B) {
 						return tool.Result{Details: 1}, nil
 					}}
 			}
-			rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: tools})
+			rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Tools: tools})
 			if err != nil {
 				b.Fatal(err)
 			}

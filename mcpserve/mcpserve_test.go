@@ -69,7 +69,7 @@ func buildFixture(config string) (*fixture, error) {
 				return tool.Result{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AAAA","mimeType":"image/png"}`)}}, nil
 			}},
 	}
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Tools: f.tools})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: codeModeJSON(json.RawMessage(config)), Tools: f.tools})
 	if err != nil {
 		return nil, err
 	}

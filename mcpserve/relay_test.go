@@ -83,7 +83,7 @@ func relayRuntimeOf(t *testing.T, relay *Relay, down mcp.ServerConfig) *host.Run
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +229,7 @@ func TestResourcesAndPromptsPassThrough(t *testing.T) {
 		if deny {
 			policy.Deny = []string{"mcp:docs:resources/read"}
 		}
-		rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{c}, Policy: policy})
+		rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Sources: []tool.Source{c}, Policy: &policy})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -92,7 +92,7 @@ func TestUnsendableWaitingResultAbortsTheRun(t *testing.T) {
 // make a CallToolResult 1000 deep, which the SDK still decodes from the tool
 // but which is one level too many inside the response message.
 func TestUnsendableDirectResultFails(t *testing.T) {
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Tools: []tool.Tool{{
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Tools: []tool.Tool{{
 		Name: "deep", Description: "Deep details.", DirectOnly: true, InputSchema: json.RawMessage(`{"type":"object"}`),
 		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 			var d any = 0

@@ -18,7 +18,7 @@ import (
 
 func swarmRuntime(t *testing.T, relay *Relay) *host.Runtime {
 	rt, err := host.New(context.Background(), &host.Options{
-		Config: json.RawMessage(`true`), Swarm: json.RawMessage(`true`), Agents: relay,
+		CodeMode: &host.Config{Enabled: true}, Swarm: &host.SwarmConfig{Enabled: true}, Agents: relay,
 		Tools: []tool.Tool{{Name: "count", Description: "Return 1.", InputSchema: json.RawMessage(`{"type":"object"}`),
 			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				return tool.Result{Details: 1}, nil

@@ -37,7 +37,7 @@ func (s *lateSource) Version() uint64 { return s.version.Load() }
 // tools/list_changed and a new exec description.
 func TestLateToolsReachTheClient(t *testing.T) {
 	src := &lateSource{}
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Sources: []tool.Source{src},
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true}, Sources: []tool.Source{src},
 		Tools: []tool.Tool{{Name: "add", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{}, nil }}}})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestPassThroughKeepsEveryField(t *testing.T) {
 	bad := mkTool("bad_schema", "b")
 	bad.InputSchema = json.RawMessage(`{"type":"string"}`)
 	var logs syncLog
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`false`), Logger: logs.logger(),
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{}, Logger: logs.logger(),
 		Tools: []tool.Tool{mkTool("read_graph", "a"), mkTool("read_graph", "b"), bad}})
 	if err != nil {
 		t.Fatal(err)

@@ -146,7 +146,7 @@ func TestReplicasShareRuns(t *testing.T) {
 		}
 	}}
 	mk := func(name string) *host.Runtime {
-		rt, err := host.New(context.Background(), &host.Options{Tools: []tool.Tool{slow}, Config: json.RawMessage(`{"enabled":true,"timeoutMs":500}`),
+		rt, err := host.New(context.Background(), &host.Options{Tools: []tool.Tool{slow}, CodeMode: &host.Config{Enabled: true, Timeout: 500 * time.Millisecond},
 			Runs: open(t, url, testKey, "rep:"), Replica: name})
 		if err != nil {
 			t.Fatal(err)

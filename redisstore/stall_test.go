@@ -38,7 +38,7 @@ func stallRuntimes(t *testing.T, url string, opTimeout time.Duration, release ch
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { s.Close() })
-		rt, err := host.New(context.Background(), &host.Options{Tools: []tool.Tool{slow}, Config: json.RawMessage(`{"enabled":true,"timeoutMs":500}`),
+		rt, err := host.New(context.Background(), &host.Options{Tools: []tool.Tool{slow}, CodeMode: &host.Config{Enabled: true, Timeout: 500 * time.Millisecond},
 			Runs: s, Sessions: s.Sessions(), Replica: name})
 		if err != nil {
 			t.Fatal(err)

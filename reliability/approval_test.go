@@ -60,7 +60,7 @@ func TestApprovalPromptAttacks(t *testing.T) {
 	var ran []json.RawMessage
 	relay := &mcpserve.Relay{}
 	rt, err := host.New(context.Background(), &host.Options{
-		Config: json.RawMessage(`true`),
+		CodeMode: &host.Config{Enabled: true},
 		Tools: []tool.Tool{{Name: "ship", Description: "Mark shipments paid.", InputSchema: json.RawMessage(`{"type":"object"}`),
 			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
 				mu.Lock()
@@ -68,7 +68,7 @@ func TestApprovalPromptAttacks(t *testing.T) {
 				ran = append(ran, c.Input)
 				return tool.Result{Details: "done"}, nil
 			}}},
-		Policy: host.Policy{Approval: []string{"ship"}},
+		Policy: &host.Policy{Approval: []string{"ship"}},
 		Hooks:  tool.Hooks{Approve: relay.Approve},
 	})
 	if err != nil {

@@ -178,14 +178,14 @@ var corpusHooks = tool.Hooks{Approve: func(context.Context, tool.Event) (bool, s
 
 func newRuntime(t testing.TB, w *world, config string, sources ...tool.Source) *host.Runtime {
 	t.Helper()
-	return newWorldRuntime(t, w, &host.Options{Sources: sources, Config: json.RawMessage(config)})
+	return newWorldRuntime(t, w, &host.Options{Sources: sources, CodeMode: codeModeJSON(json.RawMessage(config))})
 }
 
 // newWorldRuntime is a runtime of o over the world's tools, with the
 // corpus's engine, policy, hooks and namespace.
 func newWorldRuntime(t testing.TB, w *world, o *host.Options) *host.Runtime {
 	t.Helper()
-	o.Tools, o.Policy, o.Hooks = w.tools, corpusPolicy, corpusHooks
+	o.Tools, o.Policy, o.Hooks = w.tools, &corpusPolicy, corpusHooks
 	if o.Engine == nil {
 		o.Engine = corpusEngine(t)
 	}

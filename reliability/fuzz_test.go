@@ -35,7 +35,7 @@ var shared struct {
 func sharedRuntime(t testing.TB) (*world, *host.Runtime) {
 	shared.once.Do(func() {
 		shared.world = newWorld(t)
-		shared.rt, shared.err = host.New(context.Background(), &host.Options{Tools: shared.world.tools, Config: json.RawMessage(fuzzConfig), Policy: corpusPolicy})
+		shared.rt, shared.err = host.New(context.Background(), &host.Options{Tools: shared.world.tools, CodeMode: codeModeJSON(json.RawMessage(fuzzConfig)), Policy: &corpusPolicy})
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -180,8 +180,8 @@ func FuzzBridgeCodec(f *testing.F) {
 	w := newWorld(f)
 	f.Fuzz(func(t *testing.T, op, payload, value string) {
 		e := &scriptedEngine{op: op, payload: payload, value: value}
-		rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: e, Policy: corpusPolicy,
-			Config: json.RawMessage(`{"enabled": true, "timeoutMs": 100, "maxOutputBytes": 1048576}`)})
+		rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: e, Policy: &corpusPolicy,
+			CodeMode: codeModeJSON(json.RawMessage(`{"enabled": true, "timeoutMs": 100, "maxOutputBytes": 1048576}`))})
 		if err != nil {
 			t.Fatal(err)
 		}

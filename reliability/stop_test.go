@@ -2,7 +2,6 @@ package reliability
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -24,7 +23,7 @@ func TestBlockedHostCallEndsAsTimeout(t *testing.T) {
 	defer eng.Close(ctx)
 	w := newWorld(t)
 	rt, err := host.New(ctx, &host.Options{Tools: w.tools, Engine: deadlineEngine{eng, 200 * time.Millisecond, 600 * time.Millisecond},
-		Config: json.RawMessage(`{"enabled": true, "timeoutMs": 2000}`)})
+		CodeMode: &host.Config{Enabled: true, Timeout: 2000 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

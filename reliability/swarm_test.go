@@ -25,8 +25,8 @@ const swarmConfig = `{"enabled": true, "maxConcurrent": 4, "maxAgentsPerCell": 3
 // count twice in the heap check.
 func newSwarmRuntime(t testing.TB, w *world, eng abi.Engine, config string) *host.Runtime {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: eng, Policy: corpusPolicy, Hooks: corpusHooks,
-		Config: json.RawMessage(config), Swarm: json.RawMessage(swarmConfig), Agents: host.AgentFunc(corpusAgent)})
+	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: eng, Policy: &corpusPolicy, Hooks: corpusHooks,
+		CodeMode: codeModeJSON(json.RawMessage(config)), Swarm: swarmJSON(json.RawMessage(swarmConfig)), Agents: host.AgentFunc(corpusAgent)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ const toolSearchConfig = `{"enabled": true, "timeoutMs": 2000, "memoryLimitBytes
 
 func toolSearchRuntime(t *testing.T, w *world) *host.Runtime {
 	t.Helper()
-	return newWorldRuntime(t, w, &host.Options{Sources: w.startMCP(t), ToolSearch: json.RawMessage(toolSearchConfig)})
+	return newWorldRuntime(t, w, &host.Options{Sources: w.startMCP(t), ToolSearch: toolSearchJSON(json.RawMessage(toolSearchConfig))})
 }
 
 // TestToolSearchHostileCorpus runs every hostile cell as a tool_search_code

@@ -91,7 +91,7 @@ func main() {
 			err := json.Unmarshal(call.Input, &in)
 			return tool.Result{Details: in.A + in.B}, err
 		}}
-	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{add}, Config: json.RawMessage("true")})
+	rt, err := host.New(ctx, &host.Options{Tools: []tool.Tool{add}, CodeMode: &host.Config{Enabled: true}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

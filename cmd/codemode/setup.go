@@ -113,14 +113,15 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
-	cfg, _, err := host.ResolveConfig(codeMode, nil)
+	cfg, warnings, err := host.ResolveConfig(codeMode, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
-	search, _, err := host.ResolveToolSearch(toolSearch)
+	search, more, err := host.ResolveToolSearch(toolSearch)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
+	warnings = append(warnings, more...)
 	e.cfg = cfg
 	// Cells run in code mode, and in Tool Search's tool_search_code.
 	cells := cfg.Enabled || search.Enabled && search.Mode != host.ToolSearchTools
@@ -234,8 +235,15 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			sessionRuns = cmp.Or(rs.MaxRuns, redisstore.DefaultMaxRuns)
 		}
 	}
-	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, Config: codeMode, ToolSearch: toolSearch,
-		Engine: eng, Logger: logger, Hooks: hooks, Policy: policy, Swarm: swarm, Agents: e.agents(useDemo), Runs: runs, Sessions: sessions, MaxSessionRuns: sessionRuns, MaxSessionCells: sessionCells})
+	swarmCfg, more, err := host.ResolveSwarm(swarm)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range append(warnings, more...) {
+		logger.Warn("code mode config", "warning", w)
+	}
+	rt, err := host.New(ctx, &host.Options{Tools: e.tools, Sources: e.sources, CodeMode: &cfg, ToolSearch: &search,
+		Engine: eng, Logger: logger, Hooks: hooks, Policy: &policy, Swarm: &swarmCfg, Agents: e.agents(useDemo), Runs: runs, Sessions: sessions, MaxSessionRuns: sessionRuns, MaxSessionCells: sessionCells})
 	if err != nil {
 		return nil, err
 	}

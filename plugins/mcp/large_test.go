@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -38,7 +39,7 @@ func largeRun(t testing.TB, n int) *host.Run {
 	if got := len(c.Tools()); got != n {
 		t.Fatalf("%d tools listed, want %d", got, n)
 	}
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`{"enabled": true, "timeoutMs": 60000}`), Sources: []tool.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: &host.Config{Enabled: true, Timeout: 60000 * time.Millisecond}, Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 // runtime is a code-mode runtime over the client; config is tools.codeMode.
 func runtime(t testing.TB, c *Client, config string) *host.Run {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(config), Sources: []tool.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: codeModeJSON(json.RawMessage(config)), Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func main() {
 		out.Error = err.Error()
 	} else {
 		out.Started = true
-		rt, err := host.New(ctx, &host.Options{Engine: e, Config: json.RawMessage(`true`),
+		rt, err := host.New(ctx, &host.Options{Engine: e, CodeMode: &host.Config{Enabled: true},
 			Tools: []tool.Tool{{Name: "noop", Execute: func(context.Context, tool.Call) (tool.Result, error) { return tool.Result{}, nil }}}})
 		if err != nil {
 			out.Error = err.Error()
