@@ -51,3 +51,6 @@ func (e *Engine) StartCold(ctx context.Context) error {
 	defer in.mod.Close(ctx)
 	return e.tmpl.load(in)
 }
+
+// TemplateBytes is the size of the template's linear memory.
+func (e *Engine) TemplateBytes() int { return len(e.tmpl.Mem) }

@@ -22,6 +22,7 @@ type Options struct {
 	Limits         abi.Limits
 	MaxMemoryBytes uint32
 	StopGrace      time.Duration
+	Prelude        string
 }
 
 // Target is one engine package under test.
