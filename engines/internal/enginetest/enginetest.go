@@ -89,6 +89,8 @@ func Test(t *testing.T, tg *Target) {
 		{"GrownInstanceIsDropped", testGrownInstanceIsDropped},
 		{"ModestHeapUseDoesNotCreep", testModestHeapUseDoesNotCreep},
 		{"ResetCleansState", testResetCleansState},
+		{"ResetRestoresTemplate", testResetRestoresTemplate},
+		{"SnapshotAfterWrites", testSnapshotAfterWrites},
 		{"SnapshotRestoreInAnotherInstance", testSnapshotRestoreInAnotherInstance},
 		{"SnapshotPortableAcrossEngines", testSnapshotPortableAcrossEngines},
 		{"SnapshotIsCompact", testSnapshotIsCompact},
