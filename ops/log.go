@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // LogFormats are the values of --log-format.
@@ -33,41 +36,63 @@ func NewLogHandler(w io.Writer, format, level string) (slog.Handler, error) {
 // every "a" would garble the log without hiding anything.
 const minSecretBytes = 8
 
-// Redact wraps h so that none of secrets (the bearer token, the store key,
-// OAuth client secrets) reaches the log, whatever logged it: each is
-// replaced by "[redacted]" in the message and in every string value. It is
-// the net under the rule that no code logs a secret at all.
-func Redact(h slog.Handler, secrets ...string) slog.Handler {
-	var keep []string
-	for _, s := range secrets {
-		if len(s) >= minSecretBytes {
-			keep = append(keep, s)
-		}
-	}
-	if len(keep) == 0 {
-		return h
-	}
-	return redactor{h, strings.NewReplacer(pairs(keep)...), keep}
+// Redactor keeps secrets (the bearer token, the store key, OAuth client
+// secrets) out of a log, whatever logged them: each is replaced by
+// "[redacted]" in the message and in every string value. It is the net
+// under the rule that no code logs a secret at all. Secrets can be added
+// after the handler is made, as configuration reveals them; the zero value
+// redacts nothing.
+type Redactor struct {
+	p  atomic.Pointer[redaction]
+	mu sync.Mutex
 }
 
-func pairs(secrets []string) []string {
-	var out []string
-	for _, s := range secrets {
-		out = append(out, s, "[redacted]")
-	}
-	return out
-}
-
-type redactor struct {
-	slog.Handler
+type redaction struct {
 	r       *strings.Replacer
 	secrets []string
 }
 
+// Add adds secrets to redact; values shorter than 8 bytes are ignored.
+func (x *Redactor) Add(secrets ...string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	var keep []string
+	if old := x.p.Load(); old != nil {
+		keep = old.secrets
+	}
+	for _, s := range secrets {
+		if len(s) >= minSecretBytes && !slices.Contains(keep, s) {
+			keep = append(slices.Clip(keep), s)
+		}
+	}
+	if len(keep) == 0 {
+		return
+	}
+	// The longest first, so that a secret containing another goes whole.
+	slices.SortFunc(keep, func(a, b string) int { return len(b) - len(a) })
+	var pairs []string
+	for _, s := range keep {
+		pairs = append(pairs, s, "[redacted]")
+	}
+	x.p.Store(&redaction{strings.NewReplacer(pairs...), keep})
+}
+
+// Handler wraps h.
+func (x *Redactor) Handler(h slog.Handler) slog.Handler { return redactor{h, x} }
+
+type redactor struct {
+	slog.Handler
+	x *Redactor
+}
+
 func (h redactor) clean(s string) string {
-	for _, x := range h.secrets {
+	d := h.x.p.Load()
+	if d == nil {
+		return s
+	}
+	for _, x := range d.secrets {
 		if strings.Contains(s, x) {
-			return h.r.Replace(s)
+			return d.r.Replace(s)
 		}
 	}
 	return s
@@ -94,6 +119,9 @@ func (h redactor) attr(a slog.Attr) slog.Attr {
 }
 
 func (h redactor) Handle(ctx context.Context, r slog.Record) error {
+	if h.x.p.Load() == nil {
+		return h.Handler.Handle(ctx, r)
+	}
 	out := slog.NewRecord(r.Time, r.Level, h.clean(r.Message), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.attr(a))
@@ -102,14 +130,16 @@ func (h redactor) Handle(ctx context.Context, r slog.Record) error {
 	return h.Handler.Handle(ctx, out)
 }
 
+// WithAttrs cleans the attributes with the secrets known now: a logger
+// made before a secret was added may carry it in such attributes.
 func (h redactor) WithAttrs(as []slog.Attr) slog.Handler {
 	out := make([]slog.Attr, len(as))
 	for i, a := range as {
 		out[i] = h.attr(a)
 	}
-	return redactor{h.Handler.WithAttrs(out), h.r, h.secrets}
+	return redactor{h.Handler.WithAttrs(out), h.x}
 }
 
 func (h redactor) WithGroup(name string) slog.Handler {
-	return redactor{h.Handler.WithGroup(name), h.r, h.secrets}
+	return redactor{h.Handler.WithGroup(name), h.x}
 }
