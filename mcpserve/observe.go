@@ -128,7 +128,7 @@ func (s *service) beginLeg(kind string, sess *session, req *sdk.CallToolRequest,
 			RunID string `json:"runId"`
 		}
 		json.Unmarshal(args, &in)
-		l.runID = in.RunID
+		l.runID = boundID(in.RunID)
 	} else if s.opts.Audit != nil {
 		var in struct {
 			Code string `json:"code"`
@@ -138,6 +138,17 @@ func (s *service) beginLeg(kind string, sess *session, req *sdk.CallToolRequest,
 	}
 	s.opts.Metrics.LegStarted(kind)
 	return l
+}
+
+// maxIDBytes bounds a caller's runId as logs and the trail keep it: the
+// host's are 39 bytes, and a wait may name anything.
+const maxIDBytes = 128
+
+func boundID(id string) string {
+	if len(id) <= maxIDBytes {
+		return id
+	}
+	return "sha256:" + ops.Digest([]byte(id))
 }
 
 // trajectory is the leg's listener, after the session's own.

@@ -48,7 +48,9 @@ func BenchmarkObservedExec(b *testing.B) {
 				}
 				rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Hooks: hooks, Tools: []host.Tool{{
 					Name: "add", Description: "One.", InputSchema: json.RawMessage(`{"type":"object"}`),
-					Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) { return host.ToolResult{Details: 1}, nil }}}})
+					Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+						return host.ToolResult{Details: 1}, nil
+					}}}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -265,12 +265,15 @@ func TestAuditTrailOfCells(t *testing.T) {
 	if r := o.exec(t, code); r["status"] != "completed" {
 		t.Fatal(r)
 	}
+	if _, r := call(t, context.Background(), o.cs, "wait", map[string]string{"runId": huge}); r["status"] != "failed" {
+		t.Fatal(r)
+	}
 	b, err := os.ReadFile(o.trail)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n, _, err := ops.VerifyAudit(bytes.NewReader(b))
-	if err != nil || n != 8 { // 5 calls and an exec, a call and an exec
+	if err != nil || n != 9 { // 5 calls and an exec, a call and an exec, a wait
 		t.Fatalf("trail: %d records, %v\n%s", n, err, b)
 	}
 	var recs []ops.Record
@@ -298,6 +301,12 @@ func TestAuditTrailOfCells(t *testing.T) {
 	}
 	if recs[6].ArgsBytes < 200<<10 || recs[6].ArgsSHA256 == "" {
 		t.Fatalf("call of huge arguments: %+v", recs[6])
+	}
+	if w := recs[8]; w.Kind != "wait" || w.Run != "sha256:"+ops.Digest([]byte(huge)) {
+		t.Fatalf("wait for a huge runId: %+v", w)
+	}
+	if strings.Contains(o.logs.String(), huge[:1000]) {
+		t.Fatal("the huge runId is in the log")
 	}
 }
 

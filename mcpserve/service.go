@@ -289,9 +289,13 @@ func (s *service) handler(name string) sdk.ToolHandler {
 			l.end(r)
 			return s.reply(sess, run, "", r), nil
 		case "wait":
+			var in struct {
+				RunID string `json:"runId"`
+			}
+			json.Unmarshal(args, &in)
 			r = run.Wait(ctx, args)
 			l.end(r)
-			return s.reply(sess, nil, l.runID, r), nil
+			return s.reply(sess, nil, in.RunID, r), nil
 		case "tool_search_code":
 			r = run.ToolSearchCode(ctx, callID, args)
 			l.end(r)
