@@ -362,3 +362,53 @@ return n`)
 		}
 	}
 }
+
+// Stateless replicas over one run store each keep their own trail: a run
+// parked on one and resumed on the other has its exec record in the first
+// file and its wait record in the second, linked by run id and principal.
+func TestAuditAcrossStatelessReplicas(t *testing.T) {
+	store := host.NewMemoryRunStore(0)
+	replica := func(name string) (*sdk.ClientSession, string) {
+		rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Runs: store, Replica: name,
+			Tools: []host.Tool{{Name: "add", Description: "Add.", InputSchema: json.RawMessage(`{"type":"object"}`),
+				Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) { return host.ToolResult{Details: 3}, nil }}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rt.Close(context.Background()) })
+		trail := filepath.Join(t.TempDir(), "audit-"+name+".jsonl")
+		audit, err := ops.OpenAudit(trail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { audit.Close() })
+		url := (&fixture{rt: rt}).httpWith(t, &Options{Token: testToken, Stateless: true, Audit: audit, Observer: &Observer{}})
+		cs := connect(t, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: bearerClient("Bearer " + testToken)}, nil)
+		t.Cleanup(func() { cs.Close() })
+		return cs, trail
+	}
+	a, trailA := replica("a")
+	b, trailB := replica("b")
+	ctx := context.Background()
+	_, r := call(t, ctx, a, "exec", map[string]string{"code": `await yield_control("turn"); return 2`})
+	if r["status"] != "waiting" {
+		t.Fatal(r)
+	}
+	if _, w := call(t, ctx, b, "wait", map[string]any{"runId": r["runId"]}); w["status"] != "completed" {
+		t.Fatalf("wait on b: %v", w)
+	}
+	read := func(path string) ops.Record {
+		b, _ := os.ReadFile(path)
+		if n, _, err := ops.VerifyAudit(bytes.NewReader(b)); n != 1 || err != nil {
+			t.Fatalf("%s: %d records, %v\n%s", path, n, err, b)
+		}
+		var rec ops.Record
+		json.Unmarshal(b, &rec)
+		return rec
+	}
+	exec, wait := read(trailA), read(trailB)
+	if exec.Kind != "exec" || wait.Kind != "wait" || exec.Run != r["runId"] || wait.Run != exec.Run ||
+		exec.Principal != tokenPrincipal || wait.Principal != tokenPrincipal || wait.Session != "principal:"+tokenPrincipal {
+		t.Fatalf("records: %+v\n%+v", exec, wait)
+	}
+}
