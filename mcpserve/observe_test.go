@@ -371,7 +371,9 @@ func TestAuditAcrossStatelessReplicas(t *testing.T) {
 	replica := func(name string) (*sdk.ClientSession, string) {
 		rt, err := host.New(context.Background(), &host.Options{Config: json.RawMessage(`true`), Runs: store, Replica: name,
 			Tools: []host.Tool{{Name: "add", Description: "Add.", InputSchema: json.RawMessage(`{"type":"object"}`),
-				Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) { return host.ToolResult{Details: 3}, nil }}}})
+				Execute: func(ctx context.Context, c host.Call) (host.ToolResult, error) {
+					return host.ToolResult{Details: 3}, nil
+				}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
