@@ -45,6 +45,8 @@ type env struct {
 	// serve's clients; nil for the other commands, whose servers are then
 	// told there is no one to ask.
 	relay *mcpserve.Relay
+	mcp   *mcp.Client   // the MCP servers' client, if any
+	runs  host.RunStore // serve's run store, if any
 }
 
 // engineMode says whether a command needs cells.
@@ -171,7 +173,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.tracker = tracker.New(demoIssues()...)
 		e.tools = append(e.tools, e.tracker.Tools()...)
 	}
-	hooks := host.Hooks{Approve: e.approver(useTracker, stderr)}
+	hooks := so.hooks(host.Hooks{Approve: e.approver(useTracker, stderr)})
 	mcpServers := map[string]mcp.ServerConfig{}
 	if useDemo {
 		ct, st := sdk.NewInMemoryTransports()
@@ -186,6 +188,12 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		if _, taken := mcpServers[s.Name]; taken {
 			return nil, fmt.Errorf("%w: %s: mcpServers.%s: the demo plugin's docs server has this name; rename the server or turn the demo plugin off",
 				errConfig, e.file.Pos("mcpServers."+s.Name), s.Name)
+		}
+		for _, v := range s.Headers {
+			so.secret(v)
+		}
+		if s.OAuth != nil {
+			so.secret(s.OAuth.Client.ClientSecret)
 		}
 		oauth, err := serverOAuth(s)
 		if err != nil {
@@ -204,7 +212,8 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 		e.closers = append(e.closers, func() { client.Close() })
-		e.sources = append(e.sources, client)
+		e.sources, e.mcp = append(e.sources, client), client
+		so.watchServers(client)
 	}
 
 	eng, err := waitEngine()
@@ -216,12 +225,13 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	var sessionRuns, sessionCells int
 	store := so.runStore(e.file)
 	if store != nil && mode == serving {
-		s, err := openStore(ctx, store)
+		s, err := openStore(ctx, store, so)
 		if err != nil {
 			return nil, err
 		}
 		e.closers = append(e.closers, func() { s.Close() })
-		runs, sessions = s, s.Sessions() // store(key, value) is seen by every replica too
+		runs, sessions = so.meter(s), s.Sessions() // store(key, value) is seen by every replica too
+		e.runs = runs
 	}
 	if so != nil && so.stateless {
 		// Every caller with the token is one principal, and so one session:
