@@ -20,6 +20,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
+	"github.com/seed11a79d2d/codemode/provider"
 	"github.com/seed11a79d2d/codemode/redisstore"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,6 +46,9 @@ type env struct {
 	// serve's clients; nil for the other commands, whose servers are then
 	// told there is no one to ask.
 	relay *mcpserve.Relay
+	// provider runs the children of agents.run when tools.swarm.provider
+	// is set; nil otherwise.
+	provider *provider.Client
 }
 
 // engineMode says whether a command needs cells.
@@ -157,6 +161,14 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}()
 
+	if e.file != nil && mode != listingOnly {
+		if e.provider, err = newProvider(e.file.Provider, logger); err != nil {
+			return nil, err
+		}
+		if e.provider != nil {
+			e.closers = append(e.closers, e.provider.Close)
+		}
+	}
 	if useDemo {
 		e.demo = demo.New()
 		e.tools = e.demo.Tools()
