@@ -238,3 +238,31 @@ func TestServeSwarmThroughProvider(t *testing.T) {
 		t.Fatalf("%s", b)
 	}
 }
+
+// With keyFile, neither the key nor the file's path reaches the cell, the
+// trace or the logs, even when the provider fails.
+func TestExecProviderKeyFile(t *testing.T) {
+	t.Setenv(host.DebugEnv, "1")
+	f := newFakeAnthropic(t, func(msgs []string) (int, string) {
+		if msgs[0] == "fail" {
+			return 401, "bad key " + providerKey
+		}
+		return 200, "ok"
+	})
+	keyFile := writeFile(t, "provider-secret.key", providerKey+"\n")
+	cfg := writeFile(t, "kf.json5", fmt.Sprintf(`{ tools: { codeMode: true, swarm: { enabled: true, provider: {
+		kind: "anthropic", url: %q, model: "m", keyFile: %q } } }, plugins: { tracker: true } }`, f.srv.URL, keyFile))
+	stdout, stderr, code := cli(t, "", "exec", "--trace", "--config", cfg, "-e",
+		`return [await agents.run("hi"), await agents.run("fail").catch((e) => e.message)]`)
+	if rs := results(t, stdout); code != 0 || string(rs[0].Value) != `["ok","sub-agent failed: the provider answered 401 Unauthorized: bad key [key]"]` {
+		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+	}
+	if f.keys[0] != providerKey {
+		t.Errorf("sent key %q", f.keys[0])
+	}
+	for _, secret := range []string{providerKey, "provider-secret.key"} {
+		if strings.Contains(stdout+stderr, secret) {
+			t.Errorf("%q is in the output:\n%s\n%s", secret, stdout, stderr)
+		}
+	}
+}
