@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,13 @@ func (f *fakeAnthropic) requests() int {
 	return len(f.bodies)
 }
 
+// seen is a copy of the requests' bodies and keys.
+func (f *fakeAnthropic) seen() ([]map[string]any, []string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.bodies), slices.Clone(f.keys)
+}
+
 // providerConfig is a config whose sub-agents run through the fake, with
 // the key in $TEST_PROVIDER_API_KEY; extra goes into the provider object.
 func providerConfig(t *testing.T, f *fakeAnthropic, extra string) string {
@@ -101,11 +109,22 @@ func TestExecSwarmThroughProvider(t *testing.T) {
 		t.Fatalf("%d requests", f.requests())
 	}
 	models := map[string]int{}
-	for i, b := range f.bodies {
+	bodies, keys := f.seen()
+	for i, b := range bodies {
 		models[b["model"].(string)]++
-		if f.keys[i] != providerKey || b["max_tokens"] != 100.0 || !strings.HasPrefix(b["system"].(string), "You are a sub-agent started by a program as ") {
-			t.Errorf("request %d: key %q, %v", i, f.keys[i], b)
+		if keys[i] != providerKey || b["max_tokens"] != 100.0 || !strings.HasPrefix(b["system"].(string), "You are a sub-agent started by a program as ") {
+			t.Errorf("request %d: key %q, %v", i, keys[i], b)
 		}
+	}
+	retried := 0
+	for _, b := range bodies {
+		if msgs := b["messages"].([]any); len(msgs) == 3 && msgs[1].(map[string]any)["content"] == "I would say four." &&
+			strings.HasPrefix(msgs[2].(map[string]any)["content"].(string), "Your answer is not valid: it is not JSON.") {
+			retried++
+		}
+	}
+	if retried != 1 {
+		t.Errorf("no retry with the correction: %v", bodies)
 	}
 	if !reflect.DeepEqual(models, map[string]int{"claude-test": 1, "claude-small": 2}) {
 		t.Errorf("models %v", models)
@@ -257,8 +276,8 @@ func TestExecProviderKeyFile(t *testing.T) {
 	if rs := results(t, stdout); code != 0 || string(rs[0].Value) != `["ok","sub-agent failed: the provider answered 401 Unauthorized: bad key [key]"]` {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
-	if f.keys[0] != providerKey {
-		t.Errorf("sent key %q", f.keys[0])
+	if _, keys := f.seen(); keys[0] != providerKey {
+		t.Errorf("sent key %q", keys[0])
 	}
 	for _, secret := range []string{providerKey, "provider-secret.key"} {
 		if strings.Contains(stdout+stderr, secret) {
