@@ -14,7 +14,7 @@ import (
 // fake is a provider on loopback: each request is recorded and answered by
 // the next of its steps (the last one repeats).
 type fake struct {
-	t     *testing.T
+	t     testing.TB
 	kind  string
 	srv   *httptest.Server
 	mu    sync.Mutex
@@ -41,7 +41,7 @@ type seen struct {
 	path   string
 }
 
-func newFake(t *testing.T, kind string, steps ...step) *fake {
+func newFake(t testing.TB, kind string, steps ...step) *fake {
 	f := &fake{t: t, kind: kind, steps: steps}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
