@@ -49,7 +49,7 @@ type Request struct {
 	// choose what the operator pays for).
 	Label, Model string
 	// Cell and Session key the budgets: a cell's children share the cell's,
-	// a session's cells the session's.
+	// a session's cells the session's ("" is a key like any other).
 	Cell, Session string
 }
 
