@@ -20,6 +20,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
+	"github.com/seed11a79d2d/codemode/provider"
 	"github.com/seed11a79d2d/codemode/redisstore"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,6 +48,9 @@ type env struct {
 	relay *mcpserve.Relay
 	mcp   *mcp.Client   // the MCP servers' client, if any
 	runs  host.RunStore // serve's run store, if any
+	// provider runs the children of agents.run when tools.swarm.provider
+	// is set; nil otherwise.
+	provider *provider.Client
 }
 
 // engineMode says whether a command needs cells.
@@ -159,6 +163,14 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}()
 
+	if e.file != nil && mode != listingOnly {
+		if e.provider, err = newProvider(e.file.Provider, logger); err != nil {
+			return nil, err
+		}
+		if e.provider != nil {
+			e.closers = append(e.closers, e.provider.Close)
+		}
+	}
 	if useDemo {
 		e.demo = demo.New()
 		e.tools = e.demo.Tools()
