@@ -23,10 +23,12 @@ const ReseedWords = 12
 type Script struct{ Name, Source string }
 
 // EnvScripts are the guest environment models expect of modern JavaScript
-// (console, timers, web APIs, store/load), evaluated by every engine in
-// order right after [BridgeJS]. They reach the host only through the
+// (web APIs, Buffer, Blob and Headers, console, timers, store/load, events
+// and AbortController), evaluated by every engine in order right after
+// [BridgeJS]. They reach the host only through the
 // bridge's request and emit, with the ops listed in bridgeabi.wit.
-var EnvScripts = []Script{{"web.js", webJS}, {"console.js", consoleJS}, {"env.js", envJS}}
+var EnvScripts = []Script{{"web.js", webJS}, {"buffer.js", bufferJS}, {"blob.js", blobJS},
+	{"console.js", consoleJS}, {"env.js", envJS}, {"events.js", eventsJS}}
 
 var (
 	//go:embed web.js
@@ -35,6 +37,12 @@ var (
 	consoleJS string
 	//go:embed env.js
 	envJS string
+	//go:embed buffer.js
+	bufferJS string
+	//go:embed blob.js
+	blobJS string
+	//go:embed events.js
+	eventsJS string
 )
 
 // Stable names of the bridge's globals; snapshots find host callbacks by them.

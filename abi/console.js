@@ -24,7 +24,7 @@
 // than 65536 holes in an array ends the listing with "... N more items";
 // extra (non-index) properties are listed only on arrays of up to 1000
 // items; stack frames are the engine's own; trace prints no frames; table
-// prints like log.
+// measures widths in code units and draws at most 1000 rows.
 (() => {
   "use strict";
   const g = globalThis;
@@ -534,6 +534,79 @@
     return out;
   };
 
+  // table draws rows as Node's console.table does: an index column, a
+  // column per key of the rows that are objects (in the order first seen,
+  // or the ones named), and "Values" for rows that are not; Maps and Sets
+  // by iteration index. A cell shows its value at depth 0 (-1 for objects
+  // of more than two keys). Widths count code units, not display columns;
+  // at most TABLE_ROWS rows are drawn.
+  const TABLE_ROWS = 1000;
+  const sizeGetter = (P) => getter(P, "size");
+  const mapSizeOf = sizeGetter(Map.prototype), setSizeOf = sizeGetter(Set.prototype);
+  const sized = (f, v) => { try { return apply(f, v, []); } catch (_) { return -1; } };
+  const cellOf = (v) => inspect(v, isObj(v) && !isArray(v) && keysOf(v).length > 2 ? -1 : 0);
+  const table = (v, only) => {
+    const rows = [], indexName = sized(mapSizeOf, v) >= 0 || sized(setSizeOf, v) >= 0 ? "(iteration index)" : "(index)";
+    const isMap = sized(mapSizeOf, v) >= 0, isSet = !isMap && sized(setSizeOf, v) >= 0;
+    let total = 0;
+    if (isMap || isSet) {
+      const it = apply(isMap ? mapEntries : setValues, v, []);
+      for (let r = apply(isMap ? mapNext : setNext, it, []); !r.done; r = apply(isMap ? mapNext : setNext, it, [])) {
+        if (total++ < TABLE_ROWS) rows[rows.length] = isMap ? [str(rows.length), r.value[1], r.value[0]] : [str(rows.length), r.value];
+      }
+    } else {
+      const ks = keysOf(v);
+      total = ks.length;
+      for (let i = 0; i < ks.length && i < TABLE_ROWS; i++) rows[rows.length] = [ks[i], peek(v, ks[i])];
+    }
+    const cols = [], colIndex = new Map(), cells = [];
+    let values = false;
+    const wanted = isArray(only) ? only : null;
+    if (wanted) for (let i = 0; i < wanted.length; i++) { const k = str(wanted[i]); if (!mapHas(colIndex, k)) { mapSet(colIndex, k, cols.length); cols[cols.length] = k; } }
+    for (let i = 0; i < rows.length; i++) {
+      const [index, row] = rows[i], line = [index], fields = [];
+      if (isObj(row) && !isMap) {
+        const ks = wanted || keysOf(row);
+        for (let j = 0; j < ks.length && j < ITEMS; j++) {
+          const k = str(ks[j]);
+          if (!wanted && !mapHas(colIndex, k)) { mapSet(colIndex, k, cols.length); cols[cols.length] = k; }
+          if (hasOwn(row, k)) fields[mapGet(colIndex, k)] = cellOf(peek(row, k));
+        }
+      } else {
+        values = true;
+        line.value = cellOf(row);
+      }
+      if (isMap) line.key = cellOf(rows[i][2]);
+      line.fields = fields;
+      cells[cells.length] = line;
+    }
+    const head = [indexName];
+    if (isMap) head[head.length] = "Key";
+    for (let i = 0; i < cols.length; i++) head[head.length] = cols[i];
+    if (values) head[head.length] = "Values";
+    const body = [];
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i], out = [c[0]];
+      if (isMap) out[out.length] = c.key;
+      for (let j = 0; j < cols.length; j++) out[out.length] = c.fields[j] === undefined ? "" : c.fields[j];
+      if (values) out[out.length] = c.value === undefined ? "" : c.value;
+      body[body.length] = out;
+    }
+    const widths = [];
+    for (let j = 0; j < head.length; j++) {
+      let w = head[j].length;
+      for (let i = 0; i < body.length; i++) w = max(w, body[i][j].length);
+      widths[j] = w + 2;
+    }
+    const rule = (l, m, r) => { let s = l; for (let j = 0; j < widths.length; j++) s += (j ? m : "") + repeat("\u2500", widths[j]); return s + r; };
+    const line = (cs) => { let s = "\u2502"; for (let j = 0; j < cs.length; j++) s += " " + cs[j] + repeat(" ", widths[j] - 1 - cs[j].length) + "\u2502"; return s; };
+    let out = rule("\u250c", "\u252c", "\u2510") + "\n" + line(head) + "\n" + rule("\u251c", "\u253c", "\u2524");
+    for (let i = 0; i < body.length && out.length <= CAP; i++) out += "\n" + line(body[i]);
+    out += "\n" + rule("\u2514", "\u2534", "\u2518");
+    if (total > rows.length) out += "\n" + plural(total - rows.length, "more row") + " not shown";
+    return out;
+  };
+
   let group = "";
   const print = (level, line) => {
     line = group + level + (group === "" ? line : replaceAll(line, "\n", "\n" + group));
@@ -607,7 +680,7 @@
     clear: () => {},
   };
   console.dirxml = console.log;
-  console.table = console.log;
+  console.table = (v, columns) => { if (!isObj(v)) return console.log(v); left = CAP; print("", table(v, columns)); };
   console.groupCollapsed = console.group;
   Object.defineProperty(console, sTag, { value: "console", configurable: true });
   Object.defineProperty(g, "console", { value: console, writable: true, enumerable: false, configurable: true });

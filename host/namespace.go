@@ -43,7 +43,8 @@ func init() {
 		encodeURIComponent decodeURIComponent escape unescape queueMicrotask performance console
 		TextEncoder TextDecoder URL URLSearchParams structuredClone atob btoa DOMException crypto
 		setTimeout setInterval setImmediate clearTimeout clearInterval clearImmediate store load
-		fetch XMLHttpRequest WebSocket EventSource`) {
+		fetch XMLHttpRequest WebSocket EventSource Buffer Blob File Headers Event CustomEvent
+		EventTarget AbortController AbortSignal`) {
 		reservedGlobals[g] = true
 	}
 }

@@ -40,6 +40,7 @@ var swarmIntFields = []configIntField{
 // only switch, a wrong JSON type is a *ConfigError naming the dotted field,
 // a number that is not a positive integer takes its default and one out of
 // bounds is clamped, each with a warning, and unknown keys are warnings.
+// provider is not read: it is the embedding program's (see [Agents]).
 func ResolveSwarm(raw json.RawMessage) (SwarmConfig, []string, error) {
 	const prefix = "tools.swarm"
 	c := SwarmConfig{}
@@ -67,6 +68,9 @@ func ResolveSwarm(raw json.RawMessage) (SwarmConfig, []string, error) {
 			if string(v) != "true" && string(v) != "false" {
 				return c, nil, &ConfigError{field, "must be a boolean"}
 			}
+		case k == "provider":
+			// The embedding program's: it picks who runs the children
+			// (package provider resolves it), so the host leaves it alone.
 		case slices.ContainsFunc(swarmIntFields, func(f configIntField) bool { return f.key == k }):
 			var n json.Number
 			if v[0] == '"' || json.Unmarshal(v, &n) != nil {

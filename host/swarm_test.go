@@ -299,6 +299,7 @@ func TestResolveSwarm(t *testing.T) {
 		{`{"enabled": true, "maxConcurrent": 100, "maxAgentsPerCell": 0}`, SwarmConfig{Enabled: true, MaxConcurrent: 64, MaxAgentsPerCell: 32},
 			"tools.swarm.maxConcurrent: 100 clamped to 64; tools.swarm.maxAgentsPerCell: 0 is not a positive integer, using default 32", ""},
 		{`{"enabled": null, "agents": 3}`, SwarmConfig{MaxConcurrent: 8, MaxAgentsPerCell: 32}, "tools.swarm.agents: unknown key ignored", ""},
+		{`{"enabled": true, "provider": {"kind": "openai"}}`, SwarmConfig{Enabled: true, MaxConcurrent: 8, MaxAgentsPerCell: 32}, "", ""}, // the embedding program's
 		{`{"enabled": "yes"}`, SwarmConfig{}, "", "tools.swarm.enabled: must be a boolean"},
 		{`{"maxConcurrent": "8"}`, SwarmConfig{}, "", "tools.swarm.maxConcurrent: must be a number"},
 		{`3`, SwarmConfig{}, "", "tools.swarm: must be a boolean or an object"},

@@ -32,6 +32,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/ops"
 )
 
 // Options configure [Serve]. A nil *Options means stdio on this process's
@@ -68,6 +69,22 @@ type Options struct {
 	// Token; with a [store.Runs] a wait may land on any replica. There
 	// is no server-to-client request (elicitation, sampling) in this mode.
 	Stateless bool
+	// Metrics, when set, counts cells, nested calls and sessions; with
+	// MetricsAddr they are served at http://MetricsAddr/metrics, under the
+	// same rules as HTTPAddr (a Token for an address that is not loopback,
+	// and then on every request).
+	Metrics     *ops.Metrics
+	MetricsAddr string
+	// Audit, when set, receives one record per cell leg and nested call.
+	Audit *ops.Audit
+	// Observer, whose Hooks the runtime was built with, tells logs,
+	// metrics and the audit trail how each nested call was decided.
+	Observer *Observer
+	// Ready, when set, is asked by GET /readyz (HTTP): nil means ready.
+	// /readyz needs no token, so its error, which the caller sees, must
+	// name no secret and no more than an operator would put on a status
+	// page.
+	Ready func(context.Context) error
 	// Drain is how long Serve waits, when ctx ends, for HTTP requests in
 	// flight (legs of exec and wait, which park at their deadline) before it
 	// closes them. Zero means one second.
@@ -108,6 +125,14 @@ func (o *Options) Validate() error {
 			return err
 		}
 	}
+	if o.MetricsAddr != "" {
+		if o.Metrics == nil {
+			return errors.New("serve metrics: MetricsAddr needs Metrics")
+		}
+		if err := o.checkAddr("serve metrics", o.MetricsAddr); err != nil {
+			return err
+		}
+	}
 	if o.HTTPAddr == "" {
 		if o.Stateless {
 			return errors.New("stateless serving applies only to HTTP")
@@ -117,12 +142,17 @@ func (o *Options) Validate() error {
 	if o.Stateless && o.Token == "" {
 		return ErrStatelessToken
 	}
-	h, _, err := net.SplitHostPort(o.HTTPAddr)
+	return o.checkAddr("serve MCP over HTTP", o.HTTPAddr)
+}
+
+// checkAddr applies the token rule to a listen address.
+func (o *Options) checkAddr(what, addr string) error {
+	h, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return fmt.Errorf("serve MCP over HTTP: address %q: %w", o.HTTPAddr, err)
+		return fmt.Errorf("%s: address %q: %w", what, addr, err)
 	}
 	if o.Token == "" && !loopbackHost(h) {
-		return fmt.Errorf("serve MCP over HTTP on %s: %w", o.HTTPAddr, ErrTokenRequired)
+		return fmt.Errorf("%s on %s: %w", what, addr, ErrTokenRequired)
 	}
 	return nil
 }
@@ -165,32 +195,64 @@ func Serve(ctx context.Context, rt *host.Runtime, opts *Options) error {
 			s.logger.Warn("code mode surface not refreshed", "error", err)
 		}
 	})
+	if o.MetricsAddr != "" {
+		ln, err := s.listen("serve metrics", o.MetricsAddr)
+		if err != nil {
+			return err
+		}
+		stop := s.serveMetrics(ln)
+		defer stop()
+	}
 	if o.HTTPAddr == "" {
 		return s.serveStdio(ctx)
 	}
-	ln, err := listen(o.HTTPAddr)
+	ln, err := s.listen("serve MCP over HTTP", o.HTTPAddr)
 	if err != nil {
 		return err
-	}
-	// "localhost" is taken at its word above; what it resolved to decides.
-	if ip := ln.Addr().(*net.TCPAddr).IP; o.Token == "" && !ip.IsLoopback() {
-		ln.Close()
-		return fmt.Errorf("serve MCP over HTTP on %s (%s): %w", o.HTTPAddr, ip, ErrTokenRequired)
 	}
 	return s.serveHTTP(ctx, ln)
 }
 
-func listen(addr string) (net.Listener, error) {
+// listen listens on addr under the token rule: "localhost" was taken at
+// its word by Validate; what it resolved to decides.
+func (s *service) listen(what, addr string) (net.Listener, error) {
+	ln, err := listen(what, addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := ln.Addr().(*net.TCPAddr).IP; s.opts.Token == "" && !ip.IsLoopback() {
+		ln.Close()
+		return nil, fmt.Errorf("%s on %s (%s): %w", what, addr, ip, ErrTokenRequired)
+	}
+	return ln, nil
+}
+
+// serveMetrics serves /metrics on ln, behind the bearer token when there is
+// one, until the returned function is called.
+func (s *service) serveMetrics(ln net.Listener) (stop func()) {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.opts.Metrics.Handler())
+	var h http.Handler = mux
+	if s.opts.Token != "" {
+		h = newBearer(s.opts.Token, s.logger).handler(mux)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	s.logger.Info("serving metrics", "url", "http://"+ln.Addr().String()+"/metrics")
+	go hs.Serve(ln)
+	return func() { hs.Close() }
+}
+
+func listen(what, addr string) (net.Listener, error) {
 	h, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("serve MCP over HTTP: address %q: %w", addr, err)
+		return nil, fmt.Errorf("%s: address %q: %w", what, addr, err)
 	}
 	if h == "" {
 		h = "127.0.0.1"
 	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(h, port))
 	if err != nil {
-		return nil, fmt.Errorf("serve MCP over HTTP: %w", err)
+		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return ln, nil
 }
@@ -269,11 +331,41 @@ func (s *service) httpHandler() http.Handler {
 		&sdk.StreamableHTTPOptions{Logger: sessionIDLogger(s.logger), SessionTimeout: s.opts.sessionIdle(), Stateless: s.opts.Stateless})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(h))
-	if s.opts.Token == "" {
-		return mux
+	var authed http.Handler = mux
+	if s.opts.Token != "" {
+		// Around everything but the probes, so that every other path and
+		// method is refused alike.
+		authed = newBearer(s.opts.Token, s.logger).handler(mux)
 	}
-	// Outermost, so that every path and method is refused alike.
-	return newBearer(s.opts.Token, s.logger).handler(mux)
+	outer := http.NewServeMux()
+	outer.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { probe(w, nil) })
+	outer.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		var err error
+		if s.opts.Ready != nil {
+			ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+			defer cancel()
+			err = s.opts.Ready(ctx)
+		}
+		probe(w, err)
+	})
+	outer.Handle("/", authed)
+	return outer
+}
+
+// readyTimeout bounds a readiness check: a probe that hangs is worse than
+// one that fails.
+const readyTimeout = 5 * time.Second
+
+// probe answers a health probe: 200 "ok", or 503 with why not.
+func probe(w http.ResponseWriter, err error) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "not ready: %v\n", err)
+		return
+	}
+	fmt.Fprintln(w, "ok")
 }
 
 // sessionIdle is SessionIdle with the default applied; 0 means never, as for

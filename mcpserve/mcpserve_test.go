@@ -118,7 +118,9 @@ func (f *fixture) httpWith(t testing.TB, o *Options) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Logger = testLogger(t)
+	if o.Logger == nil {
+		o.Logger = testLogger(t)
+	}
 	s, err := newService(f.rt, o)
 	if err != nil {
 		t.Fatal(err)
@@ -332,7 +334,7 @@ func TestHTTPRefusesForeignHosts(t *testing.T) {
 }
 
 func TestListenDefaultsToLoopback(t *testing.T) {
-	ln, err := listen(":0")
+	ln, err := listen("serve MCP over HTTP", ":0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,6 +60,7 @@ func newService(rt *host.Runtime, o *Options) (*service, error) {
 	if o.Relay != nil {
 		o.Relay.bind(s)
 	}
+	o.Metrics.ReadGauges(s.gauges)
 	s.server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if method == "tools/list" {
@@ -264,21 +265,42 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		defer p.stop()
 		sess := s.session(req.Session, principal(req))
 		defer sess.track(p)()
-		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: sess.trajectory(p)})
+		trajectory := sess.trajectory(p)
+		var l *leg
+		if name == "exec" || name == "wait" || name == "tool_search_code" {
+			l = s.beginLeg(name, sess, req, callID, args)
+			trajectory = l.trajectory(trajectory)
+		}
+		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: trajectory})
 		if err != nil {
+			if l != nil {
+				l.end(host.Result{Status: host.StatusFailed, Code: abi.CodeRuntimeUnavailable})
+			}
 			return errorResult("code mode run unavailable: " + err.Error()), nil
 		}
+		if l != nil {
+			l.mu.Lock()
+			l.run = run
+			l.mu.Unlock()
+		}
+		var r host.Result
 		switch name {
 		case "exec":
-			return s.reply(sess, run, "", run.Exec(ctx, callID, args)), nil
+			r = run.Exec(ctx, callID, args)
+			l.end(r)
+			return s.reply(sess, run, "", r), nil
 		case "wait":
 			var in struct {
 				RunID string `json:"runId"`
 			}
 			json.Unmarshal(args, &in)
-			return s.reply(sess, nil, in.RunID, run.Wait(ctx, args)), nil
+			r = run.Wait(ctx, args)
+			l.end(r)
+			return s.reply(sess, nil, in.RunID, r), nil
 		case "tool_search_code":
-			return s.reply(sess, nil, "", run.ToolSearchCode(ctx, callID, args)), nil
+			r = run.ToolSearchCode(ctx, callID, args)
+			l.end(r)
+			return s.reply(sess, nil, "", r), nil
 		}
 		res, err := s.direct(ctx, run, name, callID, args)
 		if err == nil {

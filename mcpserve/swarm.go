@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/provider"
 )
 
 // agentMaxTokens bounds one child's answer: a sub-agent reports back to a
@@ -20,7 +20,8 @@ const agentMaxTokens = 4096
 // RunAgent is a [host.Agents] that runs each child of agents.run as one
 // sampling/createMessage request on the client of the call's session: the
 // prompt as the user message, a system prompt that says it is a sub-agent
-// (and, with a schema, to answer with JSON that matches it), the model hint
+// (and, with a schema, to answer with JSON that matches it: the
+// [provider.SystemPrompt] a provider's child gets too), the model hint
 // as modelPreferences, at most agentMaxTokens. The child's answer is the
 // text the client returns. A client without sampling, or a call with no
 // session, fails the child with a message that says so.
@@ -37,7 +38,7 @@ func (r *Relay) RunAgent(ctx context.Context, req host.AgentRequest) (string, er
 		msgs = append(msgs, &sdk.SamplingMessage{Role: "assistant", Content: &sdk.TextContent{Text: req.Retry.Answer}},
 			&sdk.SamplingMessage{Role: "user", Content: &sdk.TextContent{Text: req.Retry.Message}})
 	}
-	p := &sdk.CreateMessageParams{Messages: msgs, MaxTokens: agentMaxTokens, SystemPrompt: agentSystemPrompt(req)}
+	p := &sdk.CreateMessageParams{Messages: msgs, MaxTokens: agentMaxTokens, SystemPrompt: provider.SystemPrompt(req.Label, req.Schema)}
 	if req.Model != "" {
 		p.ModelPreferences = &sdk.ModelPreferences{Hints: []*sdk.ModelHint{{Name: req.Model}}}
 	}
@@ -50,20 +51,6 @@ func (r *Relay) RunAgent(ctx context.Context, req host.AgentRequest) (string, er
 		return "", fmt.Errorf("the MCP client's model answered with %T content, not text", res.Content)
 	}
 	return text.Text, nil
-}
-
-func agentSystemPrompt(req host.AgentRequest) string {
-	var b strings.Builder
-	b.WriteString("You are a sub-agent started by a program")
-	if req.Label != "" {
-		fmt.Fprintf(&b, " as %q", req.Label)
-	}
-	b.WriteString(". Do the task in the user message and reply with your final answer only; the program reads your reply as it is.")
-	if len(req.Schema) > 0 {
-		b.WriteString(" Reply with only a JSON value, no prose and no code fence, that matches this JSON Schema: ")
-		b.Write(req.Schema)
-	}
-	return b.String()
 }
 
 // trajectory is a call's RunOptions.Trajectory: a swarm's children, phases

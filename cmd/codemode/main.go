@@ -9,6 +9,7 @@
 //	codemode catalog [--config FILE] [--json] [--search QUERY] [--dts]
 //	codemode serve [--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]
 //	codemode conformance [--engine NAME] [--json]
+//	codemode audit verify FILE
 //	codemode version [--engine NAME]
 //
 // exec prints each result as one JSON object per line and answers a waiting
@@ -50,6 +51,7 @@ Usage:
   codemode serve [--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]
   codemode init CLIENT_CONFIG [--out FILE] [--force]
   codemode conformance [--engine NAME] [--json]
+  codemode audit verify FILE
   codemode version [--engine NAME]
 
 Without --config the demo catalog is used, with code mode enabled.
@@ -77,6 +79,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return initCommand(rest, stdout, stderr)
 	case "conformance":
 		return conformanceCommand(ctx, rest, stdout, stderr)
+	case "audit":
+		return auditCommand(rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -27,8 +27,12 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 const mcpServerEnv = "CODEMODE_CLI_TEST_MCP_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(mcpServerEnv) == "1" {
-		if err := demo.NewDocsServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+	if mode := os.Getenv(mcpServerEnv); mode != "" {
+		server := demo.NewDocsServer()
+		if mode == "env" {
+			server = envServer()
+		}
+		if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

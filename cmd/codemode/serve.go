@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -15,7 +14,7 @@ import (
 	"github.com/seed11a79d2d/codemode/mcpserve"
 )
 
-const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME]"
+const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME] [--metrics ADDR] [--audit FILE] [--log-format text|json] [--log-level LEVEL]"
 
 // drainFor bounds how long serve, told to stop, lets legs in flight finish
 // and parked runs' calls settle into the run store.
@@ -60,6 +59,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	stateless := fs.Bool("stateless", false, "with --http, serve without MCP sessions, so that any replica can answer any request; a run's scope is the bearer token's principal (needs a token)")
 	storeURL := fs.String("store", "", "keep parked runs in the Redis at `URL` (redis://host:port/db), shared by replicas and kept across restarts; overrides the config's store")
 	storeKey := fs.String("store-key-file", "", "with --store, sign the run store's entries with the key in `file` (at least 32 bytes); overrides $"+storeKeyEnv)
+	of := addOpsFlags(fs)
 	positional, err := parseFlags(fs, args)
 	if err != nil {
 		return flagStatus(err)
@@ -74,7 +74,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	if *addr == "" {
 		for _, name := range []string{"token-file", "session-idle", "stateless"} {
-			if set[name] {
+			if set[name] && (name != "token-file" || *of.metrics == "") {
 				return usageError(stderr, "serve", "--%s applies only with --http", name)
 			}
 		}
@@ -86,7 +86,8 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if *idle == 0 {
 		opts.SessionIdle = -1 // the library's "never"; its zero is the default
 	}
-	if *addr != "" {
+	of.apply(opts)
+	if *addr != "" || *of.metrics != "" {
 		token, source, err := serveToken(*tokenFile)
 		if err != nil {
 			return usageError(stderr, "serve", "%v", err)
@@ -103,9 +104,12 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			return usageError(stderr, "serve", "%v", err)
 		}
 	}
-	logger := newLogger(stderr, slog.LevelInfo)
-	opts.Logger = logger
 	so := &serveSettings{stateless: *stateless}
+	logger, closeOps, err := of.setup(opts, so, stderr)
+	if err != nil {
+		return usageError(stderr, "serve", "%v", err)
+	}
+	defer closeOps()
 	if *storeURL != "" {
 		so.store = &config.Store{URL: *storeURL, KeyFile: *storeKey}
 	}
@@ -117,7 +121,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if !e.cfg.Enabled && !e.rt.ToolSearch().Enabled {
 		fmt.Fprintln(stderr, "codemode serve: warning: code mode and Tool Search are off, so every tool is served directly")
 	}
-	opts.Relay = e.relay
+	opts.Relay, opts.Ready = e.relay, e.ready
 	if err := mcpserve.Serve(ctx, e.rt, opts); err != nil {
 		fmt.Fprintf(stderr, "codemode serve: %v\n", err)
 		if errors.Is(err, mcpserve.ErrTokenRequired) {

@@ -104,6 +104,11 @@ func freeAddr(t *testing.T) string {
 func serveHTTP(t *testing.T, hc *http.Client, args ...string) (*sdk.ClientSession, func() (int, string)) {
 	t.Helper()
 	addr := freeAddr(t)
+	for i, a := range args[:max(0, len(args)-1)] { // the caller's --http, which wins
+		if a == "--http" {
+			addr = args[i+1]
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	var stderr syncBuffer
 	done := make(chan int, 1)

@@ -20,6 +20,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/demo"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
+	"github.com/seed11a79d2d/codemode/provider"
 	"github.com/seed11a79d2d/codemode/redisstore"
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
@@ -47,6 +48,11 @@ type env struct {
 	// serve's clients; nil for the other commands, whose servers are then
 	// told there is no one to ask.
 	relay *mcpserve.Relay
+	mcp   *mcp.Client // the MCP servers' client, if any
+	runs  store.Runs  // serve's run store, if any
+	// provider runs the children of agents.run when tools.swarm.provider
+	// is set; nil otherwise.
+	provider *provider.Client
 }
 
 // engineMode says whether a command needs cells.
@@ -160,6 +166,14 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		}
 	}()
 
+	if e.file != nil && mode != listingOnly {
+		if e.provider, err = newProvider(e.file.Provider, logger); err != nil {
+			return nil, err
+		}
+		if e.provider != nil {
+			e.closers = append(e.closers, e.provider.Close)
+		}
+	}
 	if useDemo {
 		e.demo = demo.New()
 		e.tools = e.demo.Tools()
@@ -174,7 +188,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.tracker = tracker.New(demoIssues()...)
 		e.tools = append(e.tools, e.tracker.Tools()...)
 	}
-	hooks := tool.Hooks{Approve: e.approver(useTracker, stderr)}
+	hooks := so.hooks(tool.Hooks{Approve: e.approver(useTracker, stderr)})
 	mcpServers := map[string]mcp.ServerConfig{}
 	if useDemo {
 		ct, st := sdk.NewInMemoryTransports()
@@ -189,6 +203,12 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		if _, taken := mcpServers[s.Name]; taken {
 			return nil, fmt.Errorf("%w: %s: mcpServers.%s: the demo plugin's docs server has this name; rename the server or turn the demo plugin off",
 				errConfig, e.file.Pos("mcpServers."+s.Name), s.Name)
+		}
+		for _, v := range s.Headers {
+			so.secret(v)
+		}
+		if s.OAuth != nil {
+			so.secret(s.OAuth.Client.ClientSecret)
 		}
 		oauth, err := serverOAuth(s)
 		if err != nil {
@@ -207,7 +227,8 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 		e.closers = append(e.closers, func() { client.Close() })
-		e.sources = append(e.sources, client)
+		e.sources, e.mcp = append(e.sources, client), client
+		so.watchServers(client)
 	}
 
 	eng, err := waitEngine()
@@ -219,12 +240,13 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	var sessionRuns, sessionCells int
 	rs := so.runStore(e.file)
 	if rs != nil && mode == serving {
-		s, err := openStore(ctx, rs)
+		s, err := openStore(ctx, rs, so)
 		if err != nil {
 			return nil, err
 		}
 		e.closers = append(e.closers, func() { s.Close() })
-		runs, sessions = s, s.Sessions() // store(key, value) is seen by every replica too
+		runs, sessions = so.meter(s), s.Sessions() // store(key, value) is seen by every replica too
+		e.runs = runs
 	}
 	if so != nil && so.stateless {
 		// Every caller with the token is one principal, and so one session:

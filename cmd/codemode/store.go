@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
+	"github.com/seed11a79d2d/codemode/mcpserve"
+	"github.com/seed11a79d2d/codemode/ops"
 	"github.com/seed11a79d2d/codemode/redisstore"
 )
 
@@ -18,6 +20,11 @@ const storeKeyEnv = "CODEMODE_STORE_KEY"
 type serveSettings struct {
 	store     *config.Store // --store, over the file's store key
 	stateless bool
+	// The operating surface (operate.go): its decision hooks, metrics and
+	// the redaction of secrets from the log.
+	observer *mcpserve.Observer
+	metrics  *ops.Metrics
+	redactor *ops.Redactor
 }
 
 // runStore is the store serve uses: --store, else the file's key, else none.
@@ -32,8 +39,9 @@ func (so *serveSettings) runStore(f *config.File) *config.Store {
 }
 
 // openStore connects serve's run store: the Redis at spec.URL, signing
-// with the key of spec.KeyFile or $CODEMODE_STORE_KEY.
-func openStore(ctx context.Context, spec *config.Store) (*redisstore.Store, error) {
+// with the key of spec.KeyFile or $CODEMODE_STORE_KEY, which so keeps out
+// of the log.
+func openStore(ctx context.Context, spec *config.Store, so *serveSettings) (*redisstore.Store, error) {
 	key, source := envStoreKey.value, "$"+storeKeyEnv
 	if spec.KeyFile != "" {
 		b, err := os.ReadFile(spec.KeyFile)
@@ -43,6 +51,7 @@ func openStore(ctx context.Context, spec *config.Store) (*redisstore.Store, erro
 		key, source = string(b), spec.KeyFile
 	}
 	key = strings.TrimRight(key, "\r\n")
+	so.secret(key)
 	if len(key) < redisstore.MinKeyBytes {
 		return nil, fmt.Errorf("%w: run store key from %s has %d bytes; it needs at least %d (for example: openssl rand -hex 32 > store.key; chmod 600 store.key)",
 			errConfig, source, len(key), redisstore.MinKeyBytes)

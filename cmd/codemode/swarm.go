@@ -4,30 +4,76 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/provider"
 )
 
 // demoSwarm is tools.swarm when no --config is given: the demo setup shows
 // everything, sub-agents included.
 var demoSwarm = json.RawMessage(`true`)
 
-// agents is who runs the children of agents.run: under serve the MCP
-// client's model (sampling, through the relay); under exec with the demo
-// plugin the demo agent, so examples run offline; otherwise no one, which
-// fails the child with a message that says how to get one.
+// agents is who runs the children of agents.run: tools.swarm.provider when
+// the config sets one; else under serve the MCP client's model (sampling,
+// through the relay); under exec with the demo plugin the demo agent, so
+// examples run offline; otherwise no one, which fails the child with a
+// message that says how to get one.
 func (e *env) agents(useDemo bool) host.Agents {
 	switch {
+	case e.provider != nil:
+		return providerAgents(e.provider)
 	case e.relay != nil:
 		return e.relay
 	case useDemo:
 		return host.AgentFunc(demoAgent)
 	}
 	return host.AgentFunc(func(context.Context, host.AgentRequest) (string, error) {
-		return "", errors.New("codemode exec runs sub-agents only with the demo plugin (plugins.demo); under codemode serve the MCP client's model runs them")
+		return "", errors.New("codemode exec runs sub-agents with tools.swarm.provider or the demo plugin (plugins.demo); under codemode serve the MCP client's model can run them")
 	})
+}
+
+// providerAgents runs each child through c: the prompt, and on a schema's
+// retry the first answer and the correction, as the conversation; the
+// budgets keyed by the call's session and its cell (the exec's call id,
+// which its wait legs keep).
+func providerAgents(c *provider.Client) host.Agents {
+	return host.AgentFunc(func(ctx context.Context, req host.AgentRequest) (string, error) {
+		msgs := []provider.Message{{Role: "user", Text: req.Prompt}}
+		if req.Retry != nil {
+			msgs = append(msgs, provider.Message{Role: "assistant", Text: req.Retry.Answer}, provider.Message{Role: "user", Text: req.Retry.Message})
+		}
+		session := req.Scope.AgentID + "\x00" + req.Scope.SessionKey
+		return c.Run(ctx, provider.Request{System: provider.SystemPrompt(req.Label, req.Schema), Messages: msgs,
+			Label: req.Label, Model: req.Model, Session: session, Cell: session + "\x00" + req.ParentCallID})
+	})
+}
+
+// newProvider starts the client of tools.swarm.provider, or nil. Its key
+// is read now, before any MCP server starts: a keyEnv variable is then
+// removed from this process's environment, so that no server (inheritEnv
+// or not), nor anything else started later, inherits it.
+func newProvider(cfg *provider.Config, logger *slog.Logger) (*provider.Client, error) {
+	if cfg == nil {
+		return nil, nil
+	}
+	key, err := cfg.ReadKey(func(name string) (string, bool) {
+		v, ok := os.LookupEnv(name)
+		os.Unsetenv(name)
+		return v, ok
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", errConfig, err)
+	}
+	c, err := provider.New(cfg, key, logger)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tools.swarm.provider: %w", errConfig, err)
+	}
+	return c, nil
 }
 
 // demoAgent answers at once and always the same way: "<label>: <prompt>"

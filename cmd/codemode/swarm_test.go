@@ -101,7 +101,7 @@ func TestExecSwarmWithoutAgents(t *testing.T) {
 	cfg := writeFile(t, "c.json5", `{ tools: { codeMode: true, swarm: true }, plugins: { tracker: true } }`)
 	stdout, stderr, code := cli(t, "", "exec", "--config", cfg, "-e", `return await agents.run("p").catch((e) => e.name + ": " + e.message)`)
 	rs := results(t, stdout)
-	if code != 0 || !strings.Contains(string(rs[0].Value), "SwarmAgentError: sub-agent failed: codemode exec runs sub-agents only with the demo plugin") {
+	if code != 0 || !strings.Contains(string(rs[0].Value), "SwarmAgentError: sub-agent failed: codemode exec runs sub-agents with tools.swarm.provider or the demo plugin") {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
 	// And with tools.swarm absent there is no agents global at all.

@@ -18,6 +18,7 @@ func Cases() []Case {
 		envCases(),
 		consoleCases(),
 		webCases(),
+		nodeCases(),
 	} {
 		all = append(all, g...)
 	}

@@ -9,7 +9,10 @@ import (
 // The shared engine benchmarks on wazero; package wasmtime runs the same
 // bodies on both runtimes side by side.
 
-func BenchmarkCellStart(b *testing.B)        { enginetest.BenchCellStart(b, target) }
+func BenchmarkCellStart(b *testing.B) { enginetest.BenchCellStart(b, target) }
+func BenchmarkCellStartBigTemplate(b *testing.B) {
+	enginetest.BenchCellStartBigTemplate(b, target)
+}
 func BenchmarkEvalSmall(b *testing.B)        { enginetest.BenchEvalSmall(b, target) }
 func BenchmarkEvalCompute(b *testing.B)      { enginetest.BenchEvalCompute(b, target) }
 func BenchmarkHostRoundTrip(b *testing.B)    { enginetest.BenchHostRoundTrip(b, target) }

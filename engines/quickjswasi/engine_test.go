@@ -11,7 +11,7 @@ import (
 // target is this engine for the shared suite of package enginetest.
 var target = &enginetest.Target{Name: "wazero", New: func(o enginetest.Options) (*driver.Engine, error) {
 	e, err := New(context.Background(), &Options{CacheDir: o.CacheDir, Limits: o.Limits,
-		MaxMemoryBytes: o.MaxMemoryBytes, StopGrace: o.StopGrace})
+		MaxMemoryBytes: o.MaxMemoryBytes, StopGrace: o.StopGrace, Prelude: o.Prelude})
 	return (*driver.Engine)(e), err
 }}
 

@@ -8,11 +8,13 @@ import (
 	"log/slog"
 	"strconv"
 
+	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"github.com/seed11a79d2d/codemode/engines/internal/driver"
 	"github.com/seed11a79d2d/codemode/engines/internal/preempt"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi/internal/wasmfile"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // compiled is the wazero runtime with quickjs.wasm compiled: the
@@ -85,8 +87,25 @@ type instance struct {
 	mem api.Memory
 	sp  api.MutableGlobal
 	fn  [driver.NumExports]api.Function
-	ctx context.Context // carries the driver's instance to host functions
+	ctx context.Context     // carries the driver's instance to host functions
+	res *cowmem.Reservation // linear memory, nil where none could be made
 }
+
+// Mappable implements [driver.Mappable]: a reservation never moves.
+func (m *instance) Mappable() bool { return m.res != nil }
+
+// sliceMemory is linear memory where no reservation could be made: Go
+// memory, as wazero's own.
+type sliceMemory struct{ b []byte }
+
+func (s *sliceMemory) Reallocate(size uint64) []byte {
+	if n := uint64(len(s.b)); size > n {
+		s.b = append(s.b, make([]byte, size-n)...)
+	}
+	return s.b[:size]
+}
+
+func (s *sliceMemory) Free() { s.b = nil }
 
 type instanceKey struct{}
 
@@ -97,11 +116,22 @@ func instanceOf(ctx context.Context) *driver.Instance {
 }
 
 func (c *compiled) Instantiate(ctx context.Context, in *driver.Instance) (driver.Module, error) {
+	// Linear memory is a reservation of its own that never moves, so that
+	// the driver can map the template over it copy-on-write (package cowmem).
+	var res *cowmem.Reservation
+	ctx = experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(func(_, max uint64) experimental.LinearMemory {
+		r, err := cowmem.Reserve(max)
+		if err != nil {
+			return &sliceMemory{}
+		}
+		res = r
+		return r
+	}))
 	mod, err := c.rt.InstantiateModule(ctx, c.mod, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
 		return nil, err
 	}
-	m := &instance{mod: mod, mem: mod.Memory(), ctx: context.WithValue(context.Background(), instanceKey{}, in)}
+	m := &instance{mod: mod, mem: mod.Memory(), res: res, ctx: context.WithValue(context.Background(), instanceKey{}, in)}
 	if err := m.bind(); err != nil {
 		mod.Close(ctx)
 		return nil, err

@@ -13,7 +13,10 @@ import (
 //
 //	benchstat -col /engine results.txt
 
-func BenchmarkCellStart(b *testing.B)        { enginetest.BenchCellStart(b, wazero, target) }
+func BenchmarkCellStart(b *testing.B) { enginetest.BenchCellStart(b, wazero, target) }
+func BenchmarkCellStartBigTemplate(b *testing.B) {
+	enginetest.BenchCellStartBigTemplate(b, wazero, target)
+}
 func BenchmarkEvalSmall(b *testing.B)        { enginetest.BenchEvalSmall(b, wazero, target) }
 func BenchmarkHostRoundTrip(b *testing.B)    { enginetest.BenchHostRoundTrip(b, wazero, target) }
 func BenchmarkHostCall(b *testing.B)         { enginetest.BenchHostCall(b, wazero, target) }

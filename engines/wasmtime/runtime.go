@@ -245,6 +245,13 @@ func (in *instance) Call(fn driver.Export, stack []uint64) error {
 
 func (in *instance) Memory() []byte { return in.memory() }
 
+// Mappable implements [driver.Mappable]: not yet. Mapped over wasmtime's
+// own memory, the template passed every reset test but a snapshot moved
+// wazero -> wasmtime -> wazero -> wasmtime restored a wrong value (the
+// interchange test), cause not found; until it is, wasmtime compares every
+// page, which is correct.
+func (in *instance) Mappable() bool { return false }
+
 func (in *instance) Grow(pages uint32) error {
 	_, err := in.mem.Grow(in.store, uint64(pages))
 	return err

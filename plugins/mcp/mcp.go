@@ -242,6 +242,26 @@ func (c *Client) Tools() []tool.Tool {
 	return out
 }
 
+// ServerState is what [Client.Servers] reports of one server.
+type ServerState struct {
+	Name     string
+	Up       bool   // connected now
+	Connects uint64 // successful connections so far
+}
+
+// Servers reports each server's state, in name order, for health checks
+// and metrics.
+func (c *Client) Servers() []ServerState {
+	out := make([]ServerState, 0, len(c.names))
+	for _, name := range c.names {
+		s := c.servers[name]
+		s.mu.Lock()
+		out = append(out, ServerState{Name: name, Up: s.session != nil, Connects: s.connects})
+		s.mu.Unlock()
+	}
+	return out
+}
+
 // Version implements [tool.Source]: it moves whenever a server's tool list
 // is replaced (a connect, a reconnect, a tools/list_changed).
 func (c *Client) Version() uint64 { return c.version.Load() }

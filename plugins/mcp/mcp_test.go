@@ -215,6 +215,9 @@ func TestCrashRestartsServer(t *testing.T) {
 			if after["pid"] == before["pid"] {
 				t.Fatalf("same pid %v after restart", after["pid"])
 			}
+			if st := c.Servers(); len(st) != 1 || !st[0].Up || st[0].Connects != 2 {
+				t.Fatalf("state after a restart: %+v", st)
+			}
 			break
 		}
 		if time.Now().After(deadline) {
@@ -236,6 +239,9 @@ func TestUnstartableServerIsRetriedNotFatal(t *testing.T) {
 	c := start(t, &Options{Servers: map[string]ServerConfig{"gone": {Command: "/nonexistent/codemode-test-server"}}})
 	if len(c.Tools()) != 0 {
 		t.Fatal("tools from a server that never started")
+	}
+	if st := c.Servers(); len(st) != 1 || st[0].Name != "gone" || st[0].Up || st[0].Connects != 0 {
+		t.Fatalf("state of a server that never started: %+v", st)
 	}
 	if _, err := c.MCPRequest(context.Background(), "gone", "resources/list", nil); err == nil || !strings.Contains(err.Error(), "unavailable") {
 		t.Fatalf("request to a down server: %v", err)

@@ -50,6 +50,9 @@ type server struct {
 	down    error              // why the server is down
 	tools   []tool.Tool
 	closed  bool
+	// connects counts successful connections: more than one means
+	// reconnects.
+	connects uint64
 
 	refresh chan struct{} // tools/list_changed, coalesced
 	calls   inflight      // tools/call in flight, by scope, for the relay
@@ -175,6 +178,7 @@ func (s *server) connect(ctx context.Context) error {
 		return errors.New("client closed")
 	}
 	s.session, s.cmd, s.tools, s.down = session, cmd, tools, nil
+	s.connects++
 	s.c.version.Add(1)
 	s.mu.Unlock()
 	s.log().Info("MCP server connected", "tools", len(tools))

@@ -52,6 +52,15 @@ type Stopper interface {
 	StopAt(t time.Time)
 }
 
+// Mappable is a Module whose linear memory the driver may map the template
+// over copy-on-write (package cowmem), so that the kernel records the pages a
+// cell writes: page-aligned memory of this process that only the instance
+// uses. If the memory moves (a grow that reallocates), the driver notices
+// and falls back to comparing pages.
+type Mappable interface {
+	Mappable() bool
+}
+
 // ErrStopped is matched (errors.Is) by the error of a guest call a [Stopper]
 // stopped at its deadline.
 var ErrStopped = errors.New("guest call stopped at its deadline")

@@ -157,6 +157,9 @@ func (e *Engine) Close(ctx context.Context) error {
 		case in := <-e.idle:
 			in.mod.Close(ctx)
 		default:
+			if e.tmpl.cow != nil {
+				e.tmpl.cow.Close() // open cells keep their mappings
+			}
 			e.enc.Close()
 			e.dec.Close()
 			return e.rt.Close(ctx)

@@ -27,6 +27,11 @@ type Instance struct {
 	outOfMemory bool
 	building    bool // true while the template is built
 	dead        bool // trapped or stopped: never pooled again
+	// mapped is the address of linear memory when the template was mapped
+	// over it copy-on-write, 0 when it was not (see [Mappable]).
+	mapped  uintptr
+	written []int32 // scratch for the written pages
+	pagemap []byte  // scratch for reading them
 	// stopAt is when the running operation is stopped for good (unix
 	// nanos, 0 for never): its deadline plus the grace period.
 	stopAt int64

@@ -51,3 +51,20 @@ func (e *Engine) StartCold(ctx context.Context) error {
 	defer in.mod.Close(ctx)
 	return e.tmpl.load(in)
 }
+
+// TemplateBytes is the size of the template's linear memory.
+func (e *Engine) TemplateBytes() int { return len(e.tmpl.Mem) }
+
+// Template is the template's linear memory and stack pointer.
+func (e *Engine) Template() ([]byte, uint32) { return e.tmpl.Mem, e.tmpl.SP }
+
+// Mapped reports whether the template is mapped into in copy-on-write, so
+// that resets and snapshots look only at the pages the kernel saw written.
+func (in *Instance) Mapped() bool { return in.mapped != 0 }
+
+// Unmap makes in's resets and snapshots compare every page, as where the OS
+// offers no copy-on-write mapping; the mapping itself stays.
+func (in *Instance) Unmap() { in.mapped = 0 }
+
+// Reset returns in to the template now, as when its cell closes.
+func (in *Instance) Reset() bool { return in.eng.tmpl.reset(in) }

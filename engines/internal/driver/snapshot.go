@@ -23,7 +23,8 @@ func (c *cell) Snapshot(context.Context) ([]byte, error) {
 	if in.mod.StackPointer() != t.SP {
 		return nil, image.Errorf("cell is inside a call")
 	}
-	return t.Encode(c.eng.enc, in.mod.Memory(), c.result), nil
+	mem := in.mod.Memory()
+	return t.EncodePages(c.eng.enc, mem, c.result, t.dirty(in, mem)), nil
 }
 
 // Restore implements [abi.Engine]: the image, from this engine or another

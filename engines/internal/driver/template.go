@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"iter"
+	"unsafe"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"github.com/seed11a79d2d/codemode/engines/internal/image"
 )
 
@@ -36,6 +39,9 @@ type template struct {
 	stage          uint32 // stageSize bytes for short strings passed in
 	// messageKey is the C string "message".
 	messageKey uint32
+	// cow is the image mapped into instances copy-on-write, nil where the
+	// OS offers none: then resets and snapshots compare every page.
+	cow *cowmem.Image
 }
 
 // buildTemplate initialises a fresh instance and captures the template. The
@@ -125,7 +131,8 @@ func (e *Engine) buildTemplate(ctx context.Context) (in *Instance, err error) {
 	return in, nil
 }
 
-// load puts the template into a freshly instantiated module.
+// load puts the template into a freshly instantiated module: mapped
+// copy-on-write where it can be, copied otherwise.
 func (t *template) load(in *Instance) error {
 	size := uint32(len(t.Mem))
 	if cur := uint32(len(in.mod.Memory())); cur < size {
@@ -133,10 +140,44 @@ func (t *template) load(in *Instance) error {
 			return fmt.Errorf("grow memory to the template size: %w", err)
 		}
 	}
-	b := in.mod.Memory()
-	copy(b, t.Mem)
-	clear(b[size:])
+	if !t.mapInto(in) {
+		b := in.mod.Memory()
+		copy(b, t.Mem)
+		clear(b[size:])
+	}
 	return in.mod.SetStackPointer(t.SP)
+}
+
+// mapInto maps the template over in's memory copy-on-write, and reports
+// whether it did. Memory must hold the template; past it, it is zeroed.
+func (t *template) mapInto(in *Instance) bool {
+	if m, ok := in.mod.(Mappable); t.cow == nil || !ok || !m.Mappable() {
+		return false
+	}
+	mem := in.mod.Memory()
+	if err := t.cow.Map(mem); err != nil {
+		in.eng.cfg.Logger.Warn("template not mapped copy-on-write; resets compare every page"+in.eng.cfg.on(), "err", err)
+		return false
+	}
+	in.mapped = address(mem)
+	return true
+}
+
+func address(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+// dirty is every page of mem that may differ from the template: those the
+// kernel saw written when the template is mapped, else all of them.
+func (t *template) dirty(in *Instance, mem []byte) iter.Seq[int] {
+	if in.mapped != 0 && in.mapped == address(mem) {
+		var err error
+		in.written, err = cowmem.Written(mem, int(t.SP)&^(cowmem.PageSize-1), in.written[:0], &in.pagemap)
+		if err == nil {
+			return image.Pages(in.written)
+		}
+		in.eng.cfg.Logger.Warn("page map unreadable; resets compare every page"+in.eng.cfg.on(), "err", err)
+	}
+	in.mapped = 0 // moved, or the page map failed: never trust it again
+	return t.All(mem)
 }
 
 // reset returns a used instance to template state (see [image.Template.Reset]).
@@ -147,6 +188,6 @@ func (t *template) reset(in *Instance) bool {
 	if uint64(len(b)) > uint64(len(t.Mem))+maxPooledGrowth {
 		return false
 	}
-	t.Reset(b)
+	t.ResetPages(b, t.dirty(in, b))
 	return in.mod.SetStackPointer(t.SP) == nil
 }

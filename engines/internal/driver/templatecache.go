@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"github.com/seed11a79d2d/codemode/engines/internal/image"
 )
 
@@ -33,6 +34,7 @@ func (e *Engine) startTemplate(ctx context.Context) (*Instance, error) {
 		t, err := readTemplate(file)
 		if err == nil {
 			e.tmpl = t
+			t.cow = e.newImage(t.Mem)
 			return e.acquireNew(ctx)
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -40,12 +42,30 @@ func (e *Engine) startTemplate(ctx context.Context) (*Instance, error) {
 		}
 	}
 	in, err := e.buildTemplate(ctx)
+	if err == nil {
+		// The builder's memory is the template: mapping it changes no byte.
+		e.tmpl.cow = e.newImage(e.tmpl.Mem)
+		e.tmpl.mapInto(in)
+	}
 	if err == nil && file != "" {
 		if werr := WriteCache(file, e.tmpl.marshal()); werr != nil {
 			e.cfg.Logger.Warn("template cache entry not written", "file", file, "err", werr)
 		}
 	}
 	return in, err
+}
+
+// newImage puts the template in a file instances map copy-on-write, or
+// returns nil where the OS cannot.
+func (e *Engine) newImage(mem []byte) *cowmem.Image {
+	im, err := cowmem.NewImage(mem)
+	if err != nil {
+		if !errors.Is(err, cowmem.ErrUnsupported) {
+			e.cfg.Logger.Warn("template image not made; resets compare every page"+e.cfg.on(), "err", err)
+		}
+		return nil
+	}
+	return im
 }
 
 // acquireNew instantiates the module and loads the template into it.

@@ -56,6 +56,28 @@ func BenchCellStart(b *testing.B, targets ...*Target) {
 	})
 }
 
+// bigPrelude grows the template about 4x: a prelude of that size must not
+// make every cell's reset dearer (issue 29).
+const bigPrelude = `globalThis.__big = Array.from({ length: 48000 }, (_, i) => ({ i, s: "entry " + i }))`
+
+// BenchCellStartBigTemplate is CellStart/pooled on a template about four
+// times the default one; it reports both templates' sizes.
+func BenchCellStartBigTemplate(b *testing.B, targets ...*Target) {
+	ctx := context.Background()
+	onTargets(b, targets, func(b *testing.B, tg *Target) {
+		small := tg.Shared(b).TemplateBytes()
+		e := tg.Fresh(b, Options{Prelude: bigPrelude})
+		for b.Loop() {
+			c, err := e.NewCell(ctx, abi.Limits{}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.Close(ctx)
+		}
+		b.ReportMetric(float64(e.TemplateBytes())/float64(small), "x-template")
+	})
+}
+
 func BenchEvalSmall(b *testing.B, targets ...*Target) {
 	ctx := context.Background()
 	onTargets(b, targets, func(b *testing.B, tg *Target) {

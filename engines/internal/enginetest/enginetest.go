@@ -22,6 +22,7 @@ type Options struct {
 	Limits         abi.Limits
 	MaxMemoryBytes uint32
 	StopGrace      time.Duration
+	Prelude        string
 }
 
 // Target is one engine package under test.
@@ -88,6 +89,8 @@ func Test(t *testing.T, tg *Target) {
 		{"GrownInstanceIsDropped", testGrownInstanceIsDropped},
 		{"ModestHeapUseDoesNotCreep", testModestHeapUseDoesNotCreep},
 		{"ResetCleansState", testResetCleansState},
+		{"ResetRestoresTemplate", testResetRestoresTemplate},
+		{"SnapshotAfterWrites", testSnapshotAfterWrites},
 		{"SnapshotRestoreInAnotherInstance", testSnapshotRestoreInAnotherInstance},
 		{"SnapshotPortableAcrossEngines", testSnapshotPortableAcrossEngines},
 		{"SnapshotIsCompact", testSnapshotIsCompact},

@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"iter"
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
@@ -104,17 +105,42 @@ func AllZero(b []byte) bool { return bytes.Equal(b, zeroPage[:len(b)]) }
 // copying back only the pages that differ; the stack below SP is skipped.
 // Memory never shrinks, so pages past the template are zeroed. mem must be at
 // least as long as the template.
-func (t *Template) Reset(mem []byte) {
-	for p := int(t.SP) &^ (PageSize - 1); p < len(t.Mem); p += PageSize {
-		if base := t.base(p); !bytes.Equal(mem[p:p+PageSize], base) {
-			copy(mem[p:p+PageSize], base)
+func (t *Template) Reset(mem []byte) { t.ResetPages(mem, t.All(mem)) }
+
+// ResetPages is Reset looking only at pages, the indexes of every page of
+// mem that may differ from the template (see [Template.All]).
+func (t *Template) ResetPages(mem []byte, pages iter.Seq[int]) {
+	for i := range pages {
+		p := i * PageSize
+		if p < int(t.SP)&^(PageSize-1) || p+PageSize > len(mem) {
+			continue
+		}
+		page := mem[p : p+PageSize]
+		if base := t.base(p); !bytes.Equal(page, base) {
+			copy(page, base)
 		}
 	}
-	tail := mem[len(t.Mem):]
-	for p := 0; p < len(tail); p += PageSize {
-		page := tail[p:min(p+PageSize, len(tail))]
-		if !AllZero(page) {
-			clear(page)
+}
+
+// All is every page of mem above the C stack, for ResetPages and
+// EncodePages when nothing says which pages were written.
+func (t *Template) All(mem []byte) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := int(t.SP) / PageSize; i < len(mem)/PageSize; i++ {
+			if !yield(i) {
+				return
+			}
+		}
+	}
+}
+
+// Pages is a sorted list of page indexes as a sequence.
+func Pages(list []int32) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, i := range list {
+			if !yield(int(i)) {
+				return
+			}
 		}
 	}
 }
@@ -122,6 +148,12 @@ func (t *Template) Reset(mem []byte) {
 // Encode makes a snapshot of mem, the whole linear memory of an instance
 // derived from t and between calls, whose cell value is the box result.
 func (t *Template) Encode(enc *zstd.Encoder, mem []byte, result uint32) []byte {
+	return t.EncodePages(enc, mem, result, t.All(mem))
+}
+
+// EncodePages is Encode looking only at pages, in increasing order: every
+// page of mem that may differ from the template (see [Template.All]).
+func (t *Template) EncodePages(enc *zstd.Encoder, mem []byte, result uint32, pages iter.Seq[int]) []byte {
 	buf := payloads.Get().(*[]byte)
 	payload := (*buf)[:0]
 	defer func() {
@@ -130,7 +162,11 @@ func (t *Template) Encode(enc *zstd.Encoder, mem []byte, result uint32) []byte {
 			payloads.Put(buf)
 		}
 	}()
-	for p := int(t.SP) &^ (PageSize - 1); p < len(mem); p += PageSize {
+	for i := range pages {
+		p := i * PageSize
+		if p < int(t.SP)&^(PageSize-1) || p+PageSize > len(mem) {
+			continue
+		}
 		cur := mem[p : p+PageSize]
 		base := t.base(p)
 		if bytes.Equal(cur, base) {

@@ -47,5 +47,6 @@ var jsGlobals = wordSet(`
 	Float64Array BigInt64Array BigUint64Array Intl Iterator parseInt parseFloat isNaN
 	isFinite encodeURI decodeURI encodeURIComponent decodeURIComponent escape unescape
 	console queueMicrotask structuredClone setTimeout clearTimeout
+	Buffer Blob Headers AbortController AbortSignal EventTarget
 	tools ALL_TOOLS MCP API namespaces text json yield_control
 `)

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/provider"
 )
 
 // knownPlugins are the plugin ids the codemode command can switch on.
@@ -35,6 +36,9 @@ type File struct {
 	// Swarm is tools.swarm as JSON, or nil when absent (off). It has been
 	// checked with [host.ResolveSwarm].
 	Swarm json.RawMessage
+	// Provider is tools.swarm.provider, resolved, when tools.swarm is on;
+	// nil otherwise (children then run through sampling under serve).
+	Provider *provider.Config
 	// Allow is tools.allow: nil when absent (every tool), otherwise the only
 	// tool names kept, so an empty list keeps none. Deny is tools.deny.
 	Allow []string
