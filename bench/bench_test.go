@@ -11,6 +11,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -157,7 +158,7 @@ func BenchmarkTemplateStart(b *testing.B) {
 
 // runtime returns a host run on e (built with the host prelude) with tools.
 func runtime(b *testing.B, e abi.Engine, config string, tools ...tool.Tool) *host.Run {
-	rt, err := host.New(ctx, &host.Options{Tools: tools, CodeMode: codeModeJSON(json.RawMessage(config)), Engine: e})
+	rt, err := host.New(ctx, &host.Options{Tools: tools, CodeMode: hosttest.CodeMode(json.RawMessage(config)), Engine: e})
 	if err != nil {
 		b.Fatal(err)
 	}

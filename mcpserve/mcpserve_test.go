@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -69,7 +70,7 @@ func buildFixture(config string) (*fixture, error) {
 				return tool.Result{Content: []json.RawMessage{json.RawMessage(`{"type":"image","data":"AAAA","mimeType":"image/png"}`)}}, nil
 			}},
 	}
-	rt, err := host.New(context.Background(), &host.Options{CodeMode: codeModeJSON(json.RawMessage(config)), Tools: f.tools})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: hosttest.CodeMode(json.RawMessage(config)), Tools: f.tools})
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/ops"
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
@@ -54,7 +55,7 @@ func newObserved(t *testing.T) *observed {
 		Approve: func(ctx context.Context, e tool.Event) (bool, string, error) { return disk(e) == "ok", "", nil },
 	})
 	f := &fixture{}
-	rt, err := host.New(context.Background(), &host.Options{CodeMode: codeModeJSON(json.RawMessage(parkConfig)), Hooks: hooks,
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: hosttest.CodeMode(json.RawMessage(parkConfig)), Hooks: hooks,
 		Policy: &host.Policy{ApproveDestructive: true}, Tools: []tool.Tool{
 			{Name: "add", Description: "Add.", InputSchema: json.RawMessage(`{"type":"object"}`),
 				Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {

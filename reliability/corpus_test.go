@@ -20,6 +20,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -207,7 +208,7 @@ func TestHostileCorpus(t *testing.T) {
 	// Runtimes by [swarm][roomy]: the cell's outcome decides its deadline.
 	var rts [2][2]*host.Runtime
 	for i, config := range []string{corpusConfig, corpusConfigWith(roomyTimeoutMs)} {
-		rts[0][i] = newWorldRuntime(t, w, &host.Options{Sources: sources, CodeMode: codeModeJSON(json.RawMessage(config)), Engine: eng})
+		rts[0][i] = newWorldRuntime(t, w, &host.Options{Sources: sources, CodeMode: hosttest.CodeMode(json.RawMessage(config)), Engine: eng})
 		rts[1][i] = newSwarmRuntime(t, w, eng, config)
 	}
 	rt := rts[0][0]

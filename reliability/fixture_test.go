@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	mcpplugin "github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -178,7 +179,7 @@ var corpusHooks = tool.Hooks{Approve: func(context.Context, tool.Event) (bool, s
 
 func newRuntime(t testing.TB, w *world, config string, sources ...tool.Source) *host.Runtime {
 	t.Helper()
-	return newWorldRuntime(t, w, &host.Options{Sources: sources, CodeMode: codeModeJSON(json.RawMessage(config))})
+	return newWorldRuntime(t, w, &host.Options{Sources: sources, CodeMode: hosttest.CodeMode(json.RawMessage(config))})
 }
 
 // newWorldRuntime is a runtime of o over the world's tools, with the

@@ -15,6 +15,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -35,7 +36,7 @@ var shared struct {
 func sharedRuntime(t testing.TB) (*world, *host.Runtime) {
 	shared.once.Do(func() {
 		shared.world = newWorld(t)
-		shared.rt, shared.err = host.New(context.Background(), &host.Options{Tools: shared.world.tools, CodeMode: codeModeJSON(json.RawMessage(fuzzConfig)), Policy: &corpusPolicy})
+		shared.rt, shared.err = host.New(context.Background(), &host.Options{Tools: shared.world.tools, CodeMode: hosttest.CodeMode(json.RawMessage(fuzzConfig)), Policy: &corpusPolicy})
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)
@@ -181,7 +182,7 @@ func FuzzBridgeCodec(f *testing.F) {
 	f.Fuzz(func(t *testing.T, op, payload, value string) {
 		e := &scriptedEngine{op: op, payload: payload, value: value}
 		rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: e, Policy: &corpusPolicy,
-			CodeMode: codeModeJSON(json.RawMessage(`{"enabled": true, "timeoutMs": 100, "maxOutputBytes": 1048576}`))})
+			CodeMode: hosttest.CodeMode(json.RawMessage(`{"enabled": true, "timeoutMs": 100, "maxOutputBytes": 1048576}`))})
 		if err != nil {
 			t.Fatal(err)
 		}

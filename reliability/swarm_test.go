@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 )
 
 // swarmConfig is the tools.swarm of the corpus cells marked "swarm: yes":
@@ -26,7 +27,7 @@ const swarmConfig = `{"enabled": true, "maxConcurrent": 4, "maxAgentsPerCell": 3
 func newSwarmRuntime(t testing.TB, w *world, eng abi.Engine, config string) *host.Runtime {
 	t.Helper()
 	rt, err := host.New(context.Background(), &host.Options{Tools: w.tools, Engine: eng, Policy: &corpusPolicy, Hooks: corpusHooks,
-		CodeMode: codeModeJSON(json.RawMessage(config)), Swarm: swarmJSON(json.RawMessage(swarmConfig)), Agents: host.AgentFunc(corpusAgent)})
+		CodeMode: hosttest.CodeMode(json.RawMessage(config)), Swarm: hosttest.Swarm(json.RawMessage(swarmConfig)), Agents: host.AgentFunc(corpusAgent)})
 	if err != nil {
 		t.Fatal(err)
 	}

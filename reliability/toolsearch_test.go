@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -19,7 +20,7 @@ const toolSearchConfig = `{"enabled": true, "timeoutMs": 2000, "memoryLimitBytes
 
 func toolSearchRuntime(t *testing.T, w *world) *host.Runtime {
 	t.Helper()
-	return newWorldRuntime(t, w, &host.Options{Sources: w.startMCP(t), ToolSearch: toolSearchJSON(json.RawMessage(toolSearchConfig))})
+	return newWorldRuntime(t, w, &host.Options{Sources: w.startMCP(t), ToolSearch: hosttest.ToolSearch(json.RawMessage(toolSearchConfig))})
 }
 
 // TestToolSearchHostileCorpus runs every hostile cell as a tool_search_code

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -36,7 +37,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 // runtime is a code-mode runtime over the client; config is tools.codeMode.
 func runtime(t testing.TB, c *Client, config string) *host.Run {
 	t.Helper()
-	rt, err := host.New(context.Background(), &host.Options{CodeMode: codeModeJSON(json.RawMessage(config)), Sources: []tool.Source{c}})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: hosttest.CodeMode(json.RawMessage(config)), Sources: []tool.Source{c}})
 	if err != nil {
 		t.Fatal(err)
 	}

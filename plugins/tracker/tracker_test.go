@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -15,7 +16,7 @@ import (
 func setup(t *testing.T, config string, hooks tool.Hooks) (*Tracker, *host.Run) {
 	t.Helper()
 	tr := New(Issue{"T-1", "Crash on start", "open"}, Issue{"T-2", "Typo in docs", "open"}, Issue{"T-3", "Old bug", "closed"})
-	rt, err := host.New(context.Background(), &host.Options{CodeMode: codeModeJSON(json.RawMessage(config)), Sources: []tool.Source{tr}, Hooks: hooks})
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: hosttest.CodeMode(json.RawMessage(config)), Sources: []tool.Source{tr}, Hooks: hooks})
 	if err != nil {
 		t.Fatal(err)
 	}
