@@ -458,6 +458,9 @@ func readOutput(path string) (*Output, error) {
 func check(w io.Writer, base, now *Output, tolerance float64) bool {
 	fmt.Fprintf(w, "Against the baseline of %s (load average %s): a ratio may fall at most %.0f%% below it\n\n",
 		base.Conditions.Date, base.Conditions.LoadBefore, tolerance*100)
+	if b, n := load1(base.Conditions.LoadBefore), load1(now.Conditions.LoadBefore); b >= 0 && n > max(2, 2*b) {
+		fmt.Fprintf(w, "Note: the machine is busier than at the baseline (load %.1f against %.1f); ratios move with load, so a miss may be the load's.\n\n", n, b)
+	}
 	fmt.Fprintln(w, "| comparison | baseline | now | change | ok |")
 	fmt.Fprintln(w, "|---|---|---|---|---|")
 	keys := slices.Sorted(func(yield func(string) bool) {
@@ -485,6 +488,15 @@ func check(w io.Writer, base, now *Output, tolerance float64) bool {
 		fmt.Fprintf(w, "| %s | %.3g× | %.3g× | %+.0f%% | %s |\n", k, b.Ratio, n.Ratio, (n.Ratio/b.Ratio-1)*100, verdict)
 	}
 	return ok
+}
+
+// load1 is the one-minute figure of a load average line; -1 if unknown.
+func load1(s string) float64 {
+	f, err := strconv.ParseFloat(strings.Fields(s + " x")[0], 64)
+	if err != nil {
+		return -1
+	}
+	return f
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }

@@ -192,6 +192,14 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%v: pass %v, want %v\n%s", tc.now, got, tc.pass, w.String())
 		}
 	}
+	base.Conditions.LoadBefore = "1.10 1.00 0.90"
+	for load, busier := range map[string]bool{"1.90 1 1": false, "2.50 1 1": true, "": false, "unknown": false} {
+		var w bytes.Buffer
+		check(&w, base, &Output{Conditions: Conditions{LoadBefore: load}, Ratios: base.Ratios}, 0.15)
+		if got := strings.Contains(w.String(), "busier"); got != busier {
+			t.Errorf("load %q: busier note %v, want %v", load, got, busier)
+		}
+	}
 }
 
 // TestBaselineIsReadable keeps the committed baseline in the schema
@@ -302,5 +310,21 @@ func TestHarnessSmoke(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-peers", "v8"}, 2, `unknown peer "v8"`},
+		{[]string{"-peers", "none", "-metrics", "catalog_search", "-baseline", "/nonexistent/baseline.json"}, 1, "baseline"},
+	} {
+		var stderr bytes.Buffer
+		if code := run(context.Background(), tc.args, &bytes.Buffer{}, &stderr); code != tc.code || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: code %d: %s", tc.args, code, stderr.String())
+		}
 	}
 }
