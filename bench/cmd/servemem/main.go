@@ -103,16 +103,17 @@ func start(ctx context.Context, bin string) (*served, error) {
 		return nil, err
 	}
 	file := filepath.Join(dir, "codemode.json5")
-	if err := os.WriteFile(file, []byte(config), 0o644); err != nil {
-		return nil, err
-	}
 	s := &served{dir: dir, done: make(chan error, 1)}
 	s.cmd = exec.Command(bin, "serve", "--config", file, "--http", "127.0.0.1:0")
 	logs, err := s.cmd.StderrPipe()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = os.WriteFile(file, []byte(config), 0o644)
 	}
-	if err := s.cmd.Start(); err != nil {
+	if err == nil {
+		err = s.cmd.Start()
+	}
+	if err != nil {
+		os.RemoveAll(dir)
 		return nil, err
 	}
 	url := make(chan string, 1)
