@@ -11,7 +11,8 @@
 // Go benchmark and the peer measurements it is compared with), and the
 // order within a group reverses from one group to the next. Each sample is
 // the mean of one timed batch (go test's b.N, or the harness's own batch);
-// the table shows the median of the rounds.
+// the table shows the median of the rounds for each side, and as the ratio
+// the median of the rounds' ratios.
 package main
 
 import (
@@ -388,7 +389,8 @@ type Side struct {
 }
 
 // Ratio is one comparison: peer/codemode, of time or of bytes (above 1,
-// codemode is faster or smaller), with its target if it has one.
+// codemode is faster or smaller), the median of the rounds' ratios (see
+// pairedRatio), with its target if it has one.
 type Ratio struct {
 	Metric     string  `json:"metric"`
 	Peer       string  `json:"peer"`
@@ -418,13 +420,12 @@ func summarize(metrics []bench.Metric, comparisons []bench.Comparison, data map[
 			out.Peers[cmp.Peer] = map[string]Side{}
 		}
 		out.Peers[cmp.Peer][cmp.PeerMetric] = side(p)
-		num, den := median(p.runs), median(g.runs)
+		num, den := p.runs, g.runs
 		if cmp.Bytes {
-			num, den = median(p.bytes), median(g.bytes)
+			num, den = p.bytes, g.bytes
 		}
 		r := Ratio{Metric: cmp.Metric, Peer: cmp.Peer, PeerMetric: cmp.PeerMetric, Bytes: cmp.Bytes, Target: cmp.MinRatio}
-		if num > 0 && den > 0 {
-			r.Ratio = num / den
+		if r.Ratio = pairedRatio(num, den); r.Ratio > 0 {
 			if cmp.MinRatio > 0 {
 				met := r.Ratio >= cmp.MinRatio
 				r.Met = &met
@@ -435,6 +436,32 @@ func summarize(metrics []bench.Metric, comparisons []bench.Comparison, data map[
 		out.Ratios[cmp.Key()] = r
 	}
 	return out
+}
+
+// pairedRatio is the median over the rounds of num[i]/den[i]: the two
+// samples of a round are taken one after the other, so a burst of load on
+// the machine falls on both and cancels in their ratio, where it would move
+// one side's median alone. Series of different lengths (none here but in
+// tests) fall back to the ratio of the medians; zero if a side is missing.
+func pairedRatio(num, den []float64) float64 {
+	if len(num) == 0 || len(den) == 0 {
+		return 0
+	}
+	if len(num) != len(den) {
+		n, d := median(num), median(den)
+		if n <= 0 || d <= 0 {
+			return 0
+		}
+		return n / d
+	}
+	rs := make([]float64, 0, len(num))
+	for i := range num {
+		if num[i] <= 0 || den[i] <= 0 {
+			return 0
+		}
+		rs = append(rs, num[i]/den[i])
+	}
+	return median(rs)
 }
 
 func readOutput(path string) (*Output, error) {

@@ -152,6 +152,32 @@ func TestSummarizeAndSchema(t *testing.T) {
 	}
 }
 
+// TestPairedRatio: a burst of load in one round moves that round's samples
+// on both sides, and the ratio of the round stays an outlier of the
+// median, where the medians of each side alone would move.
+func TestPairedRatio(t *testing.T) {
+	goRuns := []float64{1200, 1200, 1200, 1700, 2500}
+	peer := []float64{900, 870, 44000, 1700, 1600}
+	if got := pairedRatio(peer, goRuns); got != 0.75 {
+		t.Errorf("paired: %v, want 0.75 (900/1200)", got)
+	}
+	if got := median(peer) / median(goRuns); got < 1.3 {
+		t.Errorf("the medians' ratio was meant to differ: %v", got)
+	}
+	for _, tc := range []struct {
+		num, den []float64
+		want     float64
+	}{
+		{nil, []float64{1}, 0},
+		{[]float64{4, 8}, []float64{2}, 3},
+		{[]float64{4, 0}, []float64{2, 2}, 0},
+	} {
+		if got := pairedRatio(tc.num, tc.den); got != tc.want {
+			t.Errorf("pairedRatio(%v, %v) = %v, want %v", tc.num, tc.den, got, tc.want)
+		}
+	}
+}
+
 func TestGroups(t *testing.T) {
 	ms := []bench.Metric{metric(t, "eval_small"), metric(t, "snapshot"), metric(t, "catalog_search")}
 	var got []string
