@@ -551,7 +551,7 @@ func median(vs []float64) float64 {
 
 // writeTable prints every comparison as a Markdown table.
 func writeTable(w io.Writer, comparisons []bench.Comparison, out *Output) {
-	fmt.Fprintln(w, "| codemode metric | codemode | peer: operation | peer | ratio (peer/codemode, median of the rounds') | target | met |")
+	fmt.Fprintln(w, "| codemode metric | codemode | peer: operation | peer | ratio (peer/codemode, per-round median) | target | met |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, cmp := range comparisons {
 		r, ok := out.Ratios[cmp.Key()]
