@@ -88,20 +88,29 @@ conformance: setup
 demo: setup
 	$(GO) run ./cmd/codemode exec examples/quickstart.ts
 
-# The same engine under its official Node wrapper, side by side.
-# bench-node installs the wrapper (pinned, checked against the embedded
-# module's sha256) once into .cache/bench-node; bench-compare runs both sides.
-BENCH_NODE := $(CACHE)/bench-node
-.PHONY: bench-node bench-compare
+# The same engine under its official Node wrapper, and two peers, side by
+# side: @pydantic/monty (a sandboxed Python interpreter that snapshots at
+# external calls) and quickjs-emscripten (the most used QuickJS in Node).
+# bench-node installs them (pinned; the wrapper checked against the embedded
+# module's sha256) once into .cache/bench-node; bench-compare runs every side
+# and prints every ratio; bench-check compares a fresh run with the committed
+# baseline and fails on a ratio more than 15% below it (not in make test:
+# timings are noisy on shared machines).
+BENCH_NODE      := $(CACHE)/bench-node
+BENCH_NODE_PKGS := quickjs-wasi@$(QUICKJS_WASI_VERSION) @pydantic/monty@0.0.18 quickjs-emscripten@0.32.0
+.PHONY: bench-node bench-compare bench-check
 bench-node:
-	@test "$$(cat $(BENCH_NODE)/.installed 2>/dev/null)" = "quickjs-wasi@$(QUICKJS_WASI_VERSION)" || { \
+	@test "$$(cat $(BENCH_NODE)/.installed 2>/dev/null)" = "$(BENCH_NODE_PKGS)" || { \
 		rm -rf $(BENCH_NODE) && mkdir -p $(BENCH_NODE) && echo '{"private":true}' > $(BENCH_NODE)/package.json && \
-		cd $(BENCH_NODE) && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error quickjs-wasi@$(QUICKJS_WASI_VERSION) && \
+		cd $(BENCH_NODE) && npm install --no-audit --no-fund --ignore-scripts --save-exact --loglevel=error $(BENCH_NODE_PKGS) && \
 		test "$$(sha256sum node_modules/quickjs-wasi/quickjs.wasm | cut -d' ' -f1)" = "$(QUICKJS_WASI_SHA256)" && \
-		echo "quickjs-wasi@$(QUICKJS_WASI_VERSION)" > .installed; }
+		echo "$(BENCH_NODE_PKGS)" > .installed; }
 
 bench-compare: setup bench-node
 	$(GO) run ./bench/cmd/compare -node-pkg $(BENCH_NODE) -out bench/results/latest.json
+
+bench-check: setup bench-node
+	$(GO) run ./bench/cmd/compare -node-pkg $(BENCH_NODE) -out bench/results/latest.json -baseline bench/results/baseline.json
 
 # Prompt size of direct exposure, Tool Search and code mode on ten real MCP
 # servers (bench/promptsize_test.go). bench-servers installs the seven that

@@ -142,6 +142,31 @@ func BenchmarkRestore(b *testing.B) {
 	})
 }
 
+// BenchmarkRestoreResume is restore and then the rest of the run: both
+// requests settled, the result read, as a peer's load + resume is.
+func BenchmarkRestoreResume(b *testing.B) {
+	forEngines(b, needs{snapshot: true}, "", func(b *testing.B, e abi.Engine) {
+		c := suspended(b, e)
+		img, err := c.Snapshot(ctx)
+		c.Close(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := &benchHost{}
+		for b.Loop() {
+			r, err := e.Restore(ctx, img, abi.Limits{}, h)
+			if err != nil {
+				b.Fatal(err)
+			}
+			r.Settle(ctx, 1, abi.Resolve(`{"n":4}`))
+			if s := r.Settle(ctx, 2, abi.Resolve(`{"n":2}`)); s.Value != "42" {
+				b.Fatal(s)
+			}
+			r.Close(ctx)
+		}
+	})
+}
+
 func BenchmarkTemplateStart(b *testing.B) {
 	forEngines(b, needs{prelude: true}, bridgeNames+Tools200JS, func(b *testing.B, e abi.Engine) {
 		h := &benchHost{}
@@ -188,6 +213,25 @@ func BenchmarkExecTrivial(b *testing.B) {
 		for b.Loop() {
 			if r := run.Exec(ctx, "c", args); r.Status != host.StatusCompleted {
 				b.Fatal(r)
+			}
+		}
+	})
+}
+
+// BenchmarkExecWait is the cheapest park and resume: an exec that yields,
+// answered waiting, and the wait that finishes it.
+func BenchmarkExecWait(b *testing.B) {
+	forEngines(b, needs{prelude: true}, host.Prelude(), func(b *testing.B, e abi.Engine) {
+		run := runtime(b, e, `true`, echo)
+		args := code("await yield_control('pause'); return 1")
+		for b.Loop() {
+			r := run.Exec(ctx, "c", args)
+			if r.Status != host.StatusWaiting {
+				b.Fatal(r)
+			}
+			id, _ := json.Marshal(map[string]string{"runId": r.RunID})
+			if w := run.Wait(ctx, id); w.Status != host.StatusCompleted || string(w.Value) != "1" {
+				b.Fatal(w)
 			}
 		}
 	})
