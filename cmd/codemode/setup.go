@@ -167,7 +167,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}()
 
 	if e.file != nil && mode != listingOnly {
-		if e.provider, err = newProvider(e.file.Provider, logger); err != nil {
+		if e.provider, err = newProvider(e.file.Provider, logger, so); err != nil {
 			return nil, err
 		}
 		if e.provider != nil {

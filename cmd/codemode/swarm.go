@@ -56,8 +56,9 @@ func providerAgents(c *provider.Client) host.Agents {
 // newProvider starts the client of tools.swarm.provider, or nil. Its key
 // is read now, before any MCP server starts: a keyEnv variable is then
 // removed from this process's environment, so that no server (inheritEnv
-// or not), nor anything else started later, inherits it.
-func newProvider(cfg *provider.Config, logger *slog.Logger) (*provider.Client, error) {
+// or not), nor anything else started later, inherits it; and serve's log
+// redactor learns it.
+func newProvider(cfg *provider.Config, logger *slog.Logger, so *serveSettings) (*provider.Client, error) {
 	if cfg == nil {
 		return nil, nil
 	}
@@ -69,6 +70,7 @@ func newProvider(cfg *provider.Config, logger *slog.Logger) (*provider.Client, e
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
+	so.secret(key)
 	c, err := provider.New(cfg, key, logger)
 	if err != nil {
 		return nil, fmt.Errorf("%w: tools.swarm.provider: %w", errConfig, err)
