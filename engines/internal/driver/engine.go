@@ -11,6 +11,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/internal/image"
 )
 
 const (
@@ -111,7 +112,7 @@ func New(ctx context.Context, rt Runtime, cfg Config) (*Engine, error) {
 	binary.LittleEndian.PutUint64(seed[8:], rand.Uint64())
 	e.rng = rand.NewChaCha8(seed)
 	e.idle = make(chan *Instance, e.cfg.MaxIdle)
-	e.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	e.enc = image.NewEncoder()
 	e.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(e.cfg.MemoryCap()))
 	first, err := e.startTemplate(ctx)
 	if err != nil {
