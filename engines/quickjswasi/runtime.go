@@ -40,6 +40,7 @@ func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, wasm []b
 		if err != nil {
 			return nil, err
 		}
+		readOnce(cache)
 		cfg = cfg.WithCompilationCache(cache)
 	}
 	c := &compiled{rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
