@@ -97,24 +97,28 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	}
 	rc = rc.WithMemoryLimitPages(uint32(cfg.MemoryCap() / image.WasmPage))
 	dir := cacheDir(o.CacheDir)
-	if wasm, err = instrument(wasm, dir, cfg.Logger); err != nil {
-		return unavailable(err)
-	}
 	// The template is kept next to the compiled code, and is the same
 	// whether the module was loaded or compiled.
 	cfg.TemplateCache, cfg.ModuleHash = dir, QuickJSWasiSHA256
-	rt, err := compile(ctx, rc, dir, wasm)
-	if err != nil && dir != "" {
-		// A cache that cannot be read or written (corrupted, truncated, full
-		// disk, no permission) must not stop the engine: compile in memory.
-		cfg.Logger.Warn("wazero compilation cache unusable; compiling in memory (remove the directory to reset it)",
-			"dir", dir, "err", err)
-		rt, err = compile(ctx, rc, "", wasm)
-	}
-	if err != nil {
-		return unavailable(err)
-	}
-	e, err := driver.New(ctx, rt, cfg)
+	e, err := driver.New(ctx, func() (driver.Runtime, error) {
+		wasm, err := instrument(wasm, dir, cfg.Logger)
+		if err != nil {
+			return nil, err
+		}
+		rt, err := compile(ctx, rc, dir, wasm)
+		if err != nil && dir != "" {
+			// A cache that cannot be read or written (corrupted, truncated,
+			// full disk, no permission) must not stop the engine: compile
+			// in memory.
+			cfg.Logger.Warn("wazero compilation cache unusable; compiling in memory (remove the directory to reset it)",
+				"dir", dir, "err", err)
+			rt, err = compile(ctx, rc, "", wasm)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return rt, nil
+	}, cfg)
 	return (*Engine)(e), err
 }
 

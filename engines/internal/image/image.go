@@ -81,6 +81,24 @@ func (t *Template) base(p int) []byte {
 	return t.Mem[p : p+PageSize]
 }
 
+// NonZero records that pages, in any order, are the only pages of Mem that
+// may hold anything but zeros, so that the first reset or snapshot need not
+// read the whole template to find out (which faults in every zero page of a
+// template loaded from its cache entry). Call it before the template is used.
+func (t *Template) NonZero(pages iter.Seq[int]) {
+	t.zeroOnce.Do(func() {
+		t.zero = make([]bool, len(t.Mem)/PageSize)
+		for i := range t.zero {
+			t.zero[i] = true
+		}
+		for p := range pages {
+			if p >= 0 && p < len(t.zero) {
+				t.zero[p] = false
+			}
+		}
+	})
+}
+
 // Hash identifies a template by its memory and the engine's own references
 // into it (the stack pointer and the box pointers it keeps), in a fixed order.
 func Hash(mem []byte, meta []uint32) [32]byte {
