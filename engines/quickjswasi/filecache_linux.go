@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,6 +26,13 @@ func readEntry(f *os.File, size int) (io.ReadCloser, bool, error) {
 type mapped struct {
 	*bytes.Reader
 	b []byte
+}
+
+// Read is bytes.Reader's, with a large p (wazero's fresh mapping for the
+// compiled code) faulted in at once before the copy (see cowmem.Populate).
+func (m *mapped) Read(p []byte) (int, error) {
+	cowmem.Populate(p[:min(len(p), m.Len())])
+	return m.Reader.Read(p)
 }
 
 func (m *mapped) Close() error {

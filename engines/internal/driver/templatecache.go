@@ -194,7 +194,18 @@ func readTemplate(file string) (*template, []int32, error) {
 			return nil, nil, fmt.Errorf("template entry names page %d of %d out of order", p, size/image.PageSize)
 		}
 		pages[i] = int32(p)
-		copy(t.Mem[p*image.PageSize:(p+1)*image.PageSize], data[i*image.PageSize:])
+	}
+	// Each run of consecutive pages is faulted in at once and copied in
+	// one piece; the zero pages between them are never touched.
+	for i := 0; i < len(pages); {
+		j := i + 1
+		for j < len(pages) && pages[j] == pages[j-1]+1 {
+			j++
+		}
+		run := t.Mem[int(pages[i])*image.PageSize : int(pages[j-1]+1)*image.PageSize]
+		cowmem.Populate(run)
+		copy(run, data[i*image.PageSize:j*image.PageSize])
+		i = j
 	}
 	return t, pages, nil
 }
