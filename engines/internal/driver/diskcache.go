@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
-	"hash/crc32"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,7 +106,7 @@ func ReadCache(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() || st.Size() < checksumSize || st.Size() > limit+checksumSize {
+	if !st.Mode().IsRegular() || st.Size() < sha256.Size || st.Size() > limit+sha256.Size {
 		return nil, fmt.Errorf("%w: size %d", errCacheDamaged, st.Size())
 	}
 	b := make([]byte, st.Size())
@@ -115,30 +114,20 @@ func ReadCache(path string, limit int64) ([]byte, error) {
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, err
 	}
-	payload, sum := b[:len(b)-checksumSize], b[len(b)-checksumSize:]
-	if binary.LittleEndian.Uint64(sum) != checksum(payload) {
+	payload, sum := b[:len(b)-sha256.Size], b[len(b)-sha256.Size:]
+	if want := sha256.Sum256(payload); !bytes.Equal(sum, want[:]) {
 		return nil, errCacheDamaged
 	}
 	return payload, nil
 }
 
-// An entry ends with a checksum of its payload: the CRC32C and the length,
-// against damage (a torn write, a bad disk), which is all it must catch (see
-// above). It was sha256, a tenth of reading an entry at start-up.
-const checksumSize = 8
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-func checksum(payload []byte) uint64 {
-	return uint64(crc32.Checksum(payload, castagnoli)) | uint64(len(payload))<<32
-}
-
-// WriteCache writes payload and its checksum to path atomically (see
+// WriteCache writes payload and its sha256 to path atomically (see
 // [WriteAtomic]), so concurrent processes read a whole entry or none, then
 // removes the oldest entries of the same kind beyond [maxCacheKeep].
 func WriteCache(path string, payload []byte) error {
-	b := make([]byte, 0, len(payload)+checksumSize)
-	b = binary.LittleEndian.AppendUint64(append(b, payload...), checksum(payload))
+	b := make([]byte, 0, len(payload)+sha256.Size)
+	sum := sha256.Sum256(payload)
+	b = append(append(b, payload...), sum[:]...)
 	if err := WriteAtomic(path, b); err != nil {
 		return err
 	}
