@@ -1,5 +1,7 @@
 package mcpserve
 
+//lint:file-ignore SA1019 sampling and logging are deprecated by MCP 2026-07-28 (SEP-2577) but are what clients of the revisions serve speaks use; the relay passes them on for the deprecation window.
+
 import (
 	"context"
 	"errors"
