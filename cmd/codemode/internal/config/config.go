@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/suggest"
 	"github.com/seed11a79d2d/codemode/provider"
 )
 
@@ -279,7 +281,11 @@ func (d *decoder) object(n *Node, field string, keys map[string]func(v *Node, fi
 		sub := join(field, m.Key)
 		h, ok := keys[m.Key]
 		if !ok {
-			d.warn(m.Line, m.Col, sub, "unknown key ignored")
+			msg := "unknown key ignored"
+			if near := suggest.Closest(m.Key, maps.Keys(keys)); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			d.warn(m.Line, m.Col, sub, msg)
 			continue
 		}
 		h(m.Value, sub)
