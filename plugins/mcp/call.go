@@ -19,7 +19,9 @@ import (
 // error (the guest's promise rejects).
 // With a relay, the call carries progress, a token naming the call, so that
 // the server's progress notifications reach the client the call is for.
-func (s *server) call(ctx context.Context, name, progress string, input json.RawMessage) (tool.Result, error) {
+// call runs one tools/call; key names the tool's learned shape, empty for
+// a tool that declares its output schema.
+func (s *server) call(ctx context.Context, name, key, progress string, input json.RawMessage) (tool.Result, error) {
 	session, err := s.current()
 	if err != nil {
 		return tool.Result{}, err
@@ -33,6 +35,11 @@ func (s *server) call(ctx context.Context, name, progress string, input json.Raw
 	res, err := session.CallTool(ctx, params)
 	if err != nil {
 		return tool.Result{}, s.callError(ctx, session, "tool "+name, err)
+	}
+	if key != "" {
+		if o, changed := s.learn.observe(key, res); changed {
+			s.setObserved(name, o)
+		}
 	}
 	content := make([]json.RawMessage, 0, len(res.Content))
 	for _, c := range res.Content {

@@ -50,6 +50,9 @@ type File struct {
 	DirectOnly []string
 	// Approval is tools.approval: the calls a person must approve.
 	Approval Approval
+	// NoLearn is tools.learnShapes set to false: the result shapes of MCP
+	// tools without an output schema are not learned.
+	NoLearn bool
 	// Plugins holds the switch of each plugin named under plugins; a plugin
 	// not named is off.
 	Plugins map[string]bool
@@ -402,6 +405,11 @@ func (d *decoder) tools(n *Node, field string) {
 		"deny":       func(v *Node, f string) { d.strings(v, f, &d.f.Deny) },
 		"directOnly": func(v *Node, f string) { d.strings(v, f, &d.f.DirectOnly) },
 		"approval":   d.approval,
+		"learnShapes": func(v *Node, f string) {
+			learn := true
+			d.boolean(v, f, &learn)
+			d.f.NoLearn = !learn
+		},
 	})
 }
 
