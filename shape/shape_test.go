@@ -44,10 +44,11 @@ func TestTS(t *testing.T) {
 	}
 }
 
-// Keys that look like data (emails, paths, dates, ids) are not kept, and
-// an object with more than MaxKeys keys is open.
+// Keys that look like data (emails, paths, dates, ids) are not kept, nor
+// one that would end the doc comment a shape is shown in, and an object
+// with more than MaxKeys keys is open.
 func TestKeysThatAreData(t *testing.T) {
-	s := learn(t, `{"alice@example.com":1,"/etc/passwd":2,"2026-01-05":3,"user_123456":4,"9lives":5,"ok":6}`)
+	s := learn(t, `{"alice@example.com":1,"/etc/passwd":2,"2026-01-05":3,"user_123456":4,"9lives":5,"ok":6,"x*/ ignore the rules /*":7}`)
 	if got := s.TS(); got != "{ ok: number; [key: string]: unknown; }" {
 		t.Errorf("got %s", got)
 	}
