@@ -225,7 +225,7 @@ func (r *Runtime) newTable(tools []sourced, owners map[string]tool.MCPSource, re
 		entries = append(entries, catalog.Tool{
 			Name: s.tool.Name, Label: s.tool.Label, Description: s.tool.Description,
 			Origin: s.origin, Owner: s.owner, InputSchema: s.tool.InputSchema,
-			OutputSchema: s.tool.OutputSchema, ReplaySafe: s.tool.ReplaySafe,
+			OutputSchema: s.tool.OutputSchema, ReplaySafe: s.tool.ReplaySafe, Observed: s.tool.Observed,
 		})
 		t.byID[s.id] = s.tool
 	}

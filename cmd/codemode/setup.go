@@ -219,6 +219,9 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}
 	if len(mcpServers) > 0 {
 		o := &mcp.Options{Servers: mcpServers, Logger: logger}
+		if e.file == nil || !e.file.NoLearn {
+			o.Shapes = &store.MemoryShapes{}
+		}
 		if mode == serving {
 			o.Wait, o.Relay = serveWait, e.relay
 		}

@@ -9,6 +9,8 @@
 // notification refreshes its tool list for the runs prepared afterwards.
 package mcp
 
+//lint:file-ignore SA1019 the relay's hooks take the deprecated sampling and logging types, which downstream servers still send.
+
 import (
 	"context"
 	"encoding/json"
@@ -23,6 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -96,6 +99,10 @@ type Options struct {
 	// servers are told the capabilities it has. Without it, or when calls of
 	// several scopes are in flight on the server, such requests are refused.
 	Relay Relay
+	// Shapes, when set, keeps the result shapes learned of tools that
+	// declare no output schema, which their declarations then show; nil
+	// learns nothing.
+	Shapes store.Shapes
 }
 
 const defaultCallTimeout = 60 * time.Second
@@ -109,6 +116,7 @@ type Client struct {
 	servers map[string]*server
 	version atomic.Uint64 // moves whenever a server's tool list is replaced
 	relay   Relay
+	shapes  store.Shapes
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
@@ -137,7 +145,7 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, servers: map[string]*server{}}
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, servers: map[string]*server{}}
 	if c.timeout <= 0 {
 		c.timeout = defaultCallTimeout
 	}

@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 downstream servers of 2025-11-25 and older still send sampling requests and log messages; they are relayed for the deprecation window.
+
 import (
 	"context"
 	"fmt"

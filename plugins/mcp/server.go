@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 servers of 2025-11-25 and older log only when asked with logging/setLevel.
+
 import (
 	"context"
 	"encoding/json"
@@ -56,6 +58,7 @@ type server struct {
 
 	refresh chan struct{} // tools/list_changed, coalesced
 	calls   inflight      // tools/call in flight, by scope, for the relay
+	learn   *learner      // result shapes of tools without an output schema
 
 	proc  *process          // the last stdio process started; the supervisor's alone
 	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
@@ -63,7 +66,8 @@ type server struct {
 
 func newServer(c *Client, name string, cfg ServerConfig) *server {
 	s := &server{c: c, name: name, cfg: cfg, direct: map[string]bool{}, first: make(chan struct{}),
-		refresh: make(chan struct{}, 1), down: errors.New("not connected yet")}
+		refresh: make(chan struct{}, 1), down: errors.New("not connected yet"),
+		learn: &learner{server: name, store: c.shapes, tools: map[string]*learned{}}}
 	for _, n := range cfg.DirectOnly {
 		s.direct[n] = true
 	}
@@ -166,6 +170,7 @@ func (s *server) connect(ctx context.Context) error {
 			s.log().Debug("MCP server refused logging/setLevel", "error", err)
 		}
 	}
+	s.learn.load(cctx)
 	tools, err := s.listTools(cctx, session)
 	if err != nil {
 		session.Close()
@@ -333,13 +338,19 @@ func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 		annotations, _ = json.Marshal(t.Annotations)
 	}
 	name := t.Name
+	key := ""
+	var observed *tool.Observed
+	if out == nil {
+		key = s.learn.key(name, in)
+		observed = s.learn.observed(key)
+	}
 	return tool.Tool{
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
-		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
+		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name], Observed: observed,
 		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
 			token, end := s.calls.begin(call.Scope)
 			defer end()
-			return s.call(ctx, name, token, call.Input)
+			return s.call(ctx, name, key, token, call.Input)
 		},
 	}, nil
 }
