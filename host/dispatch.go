@@ -7,22 +7,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/tool"
 )
-
-// settle is the outcome of a request's answer.
-func settle(v any, err error) abi.Outcome {
-	if err != nil {
-		return abi.Reject(err.Error())
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return abi.Reject("tool result is not JSON-compatible: " + err.Error())
-	}
-	return abi.Resolve(string(b))
-}
 
 // searchArgs reads a search's query and limit (0 for the default), as
 // tools.search and MCP.$search both take them.

@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/host/internal/source"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -31,6 +33,8 @@ type state struct {
 	// once marks a tool_search_code cell: it fails where it would park.
 	once     bool
 	replayID string
+
+	idPrefix string // of its nested calls' ids (see nextCallID)
 
 	next    abi.Ticket
 	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
@@ -69,7 +73,8 @@ type state struct {
 
 type pendingCall struct {
 	id     string // nested tool-call id
-	method string
+	op     bridge.Op
+	method string // the op's wire name, as the guest sent it
 	kind   callKind
 	timer  *hostTimer // of a kindTimer
 	req    *request   // of a kindCall
@@ -120,28 +125,29 @@ func (st *state) follow(run *Run) {
 // trajectory is where a nested call that finishes now is recorded, or nil.
 func (st *state) trajectory() func(NestedCall) { return *st.trace.Load() }
 
-// Request implements abi.Host: it registers the request and starts it on its
-// own goroutine; a yield waits for wait, a timer for its delay.
-func (st *state) Request(op, payload string) (abi.Ticket, error) {
+// Request implements abi.Host: it looks the op up in the bridge's table,
+// registers the request and starts it on its own goroutine; a yield waits
+// for wait, a timer for its delay.
+func (st *state) Request(name, payload string) (abi.Ticket, error) {
+	op := bridge.Lookup(name)
 	kind := kindCall
-	switch op {
-	case "yield":
+	switch op.Kind() {
+	case bridge.Yielding:
 		kind = kindYield
-	case "timer":
+	case bridge.Timed:
+		if st.returned {
+			return st.refuseTimer(), nil
+		}
 		kind = kindTimer
-	case "timer_clear":
+	case bridge.Clearing:
 		return st.clearTimer(payload)
-	case opPhase, opLog:
+	case bridge.Noting:
 		return st.note(op, payload)
 	}
-	if kind == kindTimer && st.returned {
-		return st.refuseTimer(), nil
-	}
-	if kind == kindCall && op != opAgent && st.undelivered() >= st.run.rt.bounds.MaxPendingToolCalls {
+	if op.Bounded() && st.undelivered() >= st.run.rt.bounds.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
 	}
-	pc := &pendingCall{method: op, kind: kind}
-	name := op
+	pc := &pendingCall{op: op, method: name, kind: kind}
 	switch kind {
 	case kindTimer:
 		h, err := st.newTimer(st.next+1, payload)
@@ -150,7 +156,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 		}
 		pc.timer = h
 	case kindCall:
-		req, err := st.newRequest(op, payload)
+		req, err := st.newRequest(op, name, payload)
 		if err != nil {
 			return 0, err
 		}
@@ -158,8 +164,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	}
 	st.next++
 	t := st.next
-	st.seq++
-	pc.id = fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), name, st.seq)
+	pc.id = st.nextCallID(name)
 	st.pending[t] = pc
 	switch {
 	case kind == kindYield:
@@ -173,6 +178,21 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 		st.start(t, pc)
 	}
 	return t, nil
+}
+
+// nestedCallPrefix begins every nested call's id:
+// tool_search_code:<exec call id>:<tool name>:<seq>. It is the contract's
+// wire format (trajectories, pending tool calls and hooks show it, and
+// clients match it): never change it.
+const nestedCallPrefix = "tool_search_code:"
+
+// nextCallID is the id of the run's next nested call (or note) of name.
+func (st *state) nextCallID(name string) string {
+	if st.idPrefix == "" {
+		st.idPrefix = nestedCallPrefix + sanitizeID(st.parent) + ":"
+	}
+	st.seq++
+	return st.idPrefix + name + ":" + strconv.Itoa(st.seq)
 }
 
 func (st *state) start(t abi.Ticket, pc *pendingCall) {
@@ -199,7 +219,7 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 func (st *state) undelivered() int {
 	n := 0
 	for _, pc := range st.pending {
-		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.method != opAgent {
+		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.op.Bounded() {
 			n++
 		}
 	}
@@ -616,12 +636,12 @@ func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
 		if pc.kind != kindLocal {
 			requests++
 		}
-		if pc.kind == kindCall && pc.method == "namespace" {
+		if pc.kind == kindCall && pc.op == bridge.Namespace {
 			namespaces++
 		}
 		switch {
 		case pc.kind != kindCall || pc.replaySafe:
-		case pc.method == "store":
+		case pc.op == bridge.Store:
 			stores++
 			unsafe++
 		default:

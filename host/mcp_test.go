@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"strings"
 	"testing"
 
@@ -108,10 +109,10 @@ func TestMCPNamespace(t *testing.T) {
 func TestRefusedMCPOperationCallName(t *testing.T) {
 	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{&fakeMCP{}}, Policy: &Policy{Deny: []string{"resources/read"}}})
 	run := prepare(t, rt, RunOptions{})
-	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
+	if got := run.newRequest(bridge.MCPRequest, "mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
 		t.Errorf("refused: %s", got)
 	}
-	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/list"}`).name; got != "resources/list" {
+	if got := run.newRequest(bridge.MCPRequest, "mcp_request", `{"server":"docs","method":"resources/list"}`).name; got != "resources/list" {
 		t.Errorf("kept: %s", got)
 	}
 }
@@ -204,7 +205,7 @@ func TestNestedCallIDsNameTheTool(t *testing.T) {
 		{"mcp", `{"server":"docs","name":"search_docs","input":{"query":"x"}}`, "search_docs"},
 		{"mcp", `{"server":"docs","name":"nope","input":{}}`, "mcp"},
 	} {
-		if got := run.newRequest(c.op, c.payload).name; got != c.want {
+		if got := run.newRequest(bridge.Lookup(c.op), c.op, c.payload).name; got != c.want {
 			t.Errorf("newRequest(%s, %s).name = %s, want %s", c.op, c.payload, got, c.want)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/store"
 )
 
@@ -335,10 +336,10 @@ func (run *Run) decode(ctx context.Context, rec store.ParkedRun, outs map[abi.Ti
 		if c.Ticket < 1 || c.Ticket > p.Next || st.pending[c.Ticket] != nil || c.Kind > kindLocal {
 			return fail(errors.New("its record has an invalid pending request"))
 		}
-		pc := &pendingCall{id: c.ID, method: c.Method, kind: c.Kind, deferred: c.Deferred, replaySafe: c.ReplaySafe, replica: c.Replica, payload: c.Payload}
+		pc := &pendingCall{id: c.ID, op: bridge.Lookup(c.Method), method: c.Method, kind: c.Kind, deferred: c.Deferred, replaySafe: c.ReplaySafe, replica: c.Replica, payload: c.Payload}
 		switch {
 		case c.Kind == kindCall && c.Deferred:
-			req, err := st.newRequest(c.Method, c.Payload)
+			req, err := st.newRequest(pc.op, c.Method, c.Payload)
 			if err != nil {
 				return fail(err)
 			}
@@ -439,7 +440,7 @@ func (st *state) replay(t abi.Ticket, pc *pendingCall) bool {
 	if !st.restartSafe || !pc.replaySafe || pc.payload == "" {
 		return false
 	}
-	req, err := st.newRequest(pc.method, pc.payload)
+	req, err := st.newRequest(pc.op, pc.method, pc.payload)
 	if err != nil || req.refused != "" || !req.replaySafe {
 		return false
 	}

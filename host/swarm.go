@@ -15,6 +15,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -150,8 +151,6 @@ const (
 	maxNoteBytes        = 2 << 10
 	maxNotesPerRun      = 1000
 	maxNotesQueued      = 64
-	opAgent             = "agents.run"
-	opPhase, opLog      = "phase", "log"
 	msgSwarmOff         = "agents.run is not available: tools.swarm is off."
 	msgSwarmNoAgents    = "agents.run has no sub-agents to run: the host has no agent runner (host.Options.Agents)."
 	msgSwarmAgentsLimit = "agents.run: this cell has started %d sub-agents, the most tools.swarm.maxAgentsPerCell allows; collect their results, or end the cell and continue in a new one."
@@ -220,14 +219,14 @@ func (st *state) admitAgent() error {
 // newRequest is [Run.newRequest] for the cell's state: agents.run is
 // counted against the cell's total (a refusal is thrown at the call) and
 // checked here; every other op is the run's.
-func (st *state) newRequest(op, payload string) (*request, error) {
-	if op != opAgent {
-		return st.run.newRequest(op, payload), nil
+func (st *state) newRequest(op bridge.Op, name, payload string) (*request, error) {
+	if op != bridge.Agent {
+		return st.run.newRequest(op, name, payload), nil
 	}
 	if err := st.admitAgent(); err != nil {
 		return nil, err
 	}
-	req := &request{op: op, name: op}
+	req := &request{op: op, name: name}
 	st.resolveAgent(req, payload)
 	return req, nil
 }
@@ -280,7 +279,7 @@ func (st *state) resolveAgent(req *request, payload string) {
 		Model  string          `json:"model,omitempty"`
 		Schema json.RawMessage `json:"schema,omitempty"`
 	}{ac.req.Prompt, ac.req.Label, ac.req.Model, ac.req.Schema})
-	req.agent, req.name = ac, opAgent
+	req.agent = ac
 }
 
 // compileSchema checks a cell's schema before it is used: an object, at
@@ -360,7 +359,7 @@ func (run *Run) runAgent(ctx context.Context, st *state, pc *pendingCall) abi.Ou
 	start := time.Now()
 	value, err := run.askAgent(ctx, ac)
 	if record := st.trajectory(); record != nil {
-		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: opAgent, Method: opAgent, Label: ac.req.Label,
+		nc := NestedCall{ID: pc.id, ParentCallID: st.parent, ToolID: pc.method, Method: pc.method, Label: ac.req.Label,
 			Input: ac.input, Start: start, Duration: time.Since(start)}
 		if err != nil {
 			nc.Error = err.Error()
@@ -471,9 +470,9 @@ func answerCandidates(text string) []string {
 // cell. Its ticket, 0, is never settled: the guest does not await it, and
 // every note shares the one slot of the bridge's pending table. Without a
 // listener a note costs its decoding.
-func (st *state) note(op, payload string) (abi.Ticket, error) {
+func (st *state) note(op bridge.Op, payload string) (abi.Ticket, error) {
 	if !st.run.rt.swarm.Enabled {
-		return 0, errors.New(op + " is not available: tools.swarm is off.")
+		return 0, errors.New(op.String() + " is not available: tools.swarm is off.")
 	}
 	record := st.trajectory()
 	if record == nil || st.swarm.notes.sent >= maxNotesPerRun {
@@ -486,13 +485,12 @@ func (st *state) note(op, payload string) (abi.Ticket, error) {
 		return 0, errors.New("invalid bridge request")
 	}
 	key := "message"
-	if op == opPhase {
+	if op == bridge.Phase {
 		key = "title"
 	}
 	input, _ := json.Marshal(map[string]string{key: truncateUTF8(a.Text, maxNoteBytes)})
-	st.seq++
-	st.swarm.notes.push(record, NestedCall{ID: fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), op, st.seq),
-		ParentCallID: st.parent, ToolID: op, Method: op, Input: input, Start: time.Now()})
+	st.swarm.notes.push(record, NestedCall{ID: st.nextCallID(op.String()),
+		ParentCallID: st.parent, ToolID: op.String(), Method: op.String(), Input: input, Start: time.Now()})
 	return 0, nil
 }
 
