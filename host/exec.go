@@ -397,7 +397,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.guestSetup().args(js)+","+jsString(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
+	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.tab.GuestSetup().Args(js)+","+jsString(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
 	return st.drive(ctx, cell, step)
 }
 

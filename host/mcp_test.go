@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"strings"
 	"testing"
+
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 
 	"github.com/seed11a79d2d/codemode/tool"
 )

@@ -103,7 +103,7 @@ func (run *Run) resolveNamespaces() {
 		ids := map[string]string{}
 		for _, name := range reg.ns.RequiredToolNames {
 			id := catalog.ID(catalog.SourceOpenClaw, reg.plugin, name)
-			if e, ok := run.catalog.Lookup(id); ok && e.Trusted() {
+			if e, ok := run.tab.Catalog.Lookup(id); ok && e.Trusted() {
 				ids[name] = id
 			}
 		}
@@ -279,7 +279,7 @@ func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall,
 	if err != nil {
 		return nil, err
 	}
-	res, err := run.execute(ctx, st, pc, run.byID[id], id, input)
+	res, err := run.execute(ctx, st, pc, run.tab.ByID[id], id, input)
 	if err != nil {
 		return nil, err
 	}

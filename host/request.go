@@ -12,6 +12,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -122,7 +123,7 @@ func (run *Run) resolveCall(req *request, rawID bridge.ID, input json.RawMessage
 	id := rawID.Value
 	e, err := run.resolve(id)
 	if errors.Is(err, catalog.ErrUnknownTool) && !run.searching {
-		for sid, tools := range run.mcpNames {
+		for sid, tools := range run.tab.MCPNames {
 			if t, ok := tools[id]; ok {
 				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, jsString(t.Name))
 			}
@@ -140,13 +141,13 @@ func (run *Run) resolveCall(req *request, rawID bridge.ID, input json.RawMessage
 // among every entry, MCP tools included.
 func (run *Run) resolve(id string) (catalog.Entry, error) {
 	if run.searching {
-		return run.catalog.ResolveEvery(id, catalog.ToolsHelp)
+		return run.tab.Catalog.ResolveEvery(id, catalog.ToolsHelp)
 	}
-	return run.catalog.Resolve(id)
+	return run.tab.Catalog.Resolve(id)
 }
 
 func (run *Run) executable(req *request) error {
-	if req.tool = run.byID[req.id]; req.tool == nil || req.tool.Execute == nil {
+	if req.tool = run.tab.ByID[req.id]; req.tool == nil || req.tool.Execute == nil {
 		return fmt.Errorf("Tool %q cannot be called from code mode.", req.id)
 	}
 	return nil
@@ -164,14 +165,14 @@ func (run *Run) resolveMCP(req *request, a *bridge.Args) error {
 	var tool catalog.MCPTool
 	var ok bool
 	if a.Server.Set && a.Name.Set {
-		if tool, ok = run.mcpNames[a.Server.Value][a.Name.Value]; !ok {
+		if tool, ok = run.tab.MCPNames[a.Server.Value][a.Name.Value]; !ok {
 			return run.mcpMissing(a.Server.Value, a.Name.Value)
 		}
 	} else {
 		if !a.ID.String {
 			return errors.New("id must be a string.")
 		}
-		if tool, ok = run.mcpTools[a.ID.Value]; !ok {
+		if tool, ok = run.tab.MCPTools[a.ID.Value]; !ok {
 			return fmt.Errorf("Unknown MCP tool id: %s", a.ID.Value)
 		}
 	}
@@ -225,11 +226,11 @@ func mcpInput(tool catalog.MCPTool, input json.RawMessage) (json.RawMessage, err
 // and the host does not know either: the closest tools of that server, by the
 // MCP search ranking.
 func (run *Run) mcpMissing(server, name string) error {
-	if _, ok := run.mcpServers[server]; !ok {
+	if _, ok := run.tab.MCPServers[server]; !ok {
 		return fmt.Errorf("MCP has no server %s. MCP.$api() lists them.", jsString(server))
 	}
 	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, jsString(truncateUTF8(name, 80)))
-	hits, _ := run.catalog.MCPSearch(name, catalog.MaxSearchLimit)
+	hits, _ := run.tab.Catalog.MCPSearch(name, catalog.MaxSearchLimit)
 	var near []string
 	for _, h := range hits {
 		if strings.HasPrefix(h.Path, "MCP."+server+".") || strings.HasPrefix(h.Path, "MCP."+server+"[") {
@@ -250,30 +251,16 @@ func (run *Run) mcpMissing(server, name string) error {
 // hook or the server sees it.
 func (run *Run) resolveOperation(req *request, a *bridge.Args) error {
 	server := a.Server.Value
-	name, ok := run.mcpServers[server]
-	if !ok && isMCPMethod(a.Method) {
+	name, ok := run.tab.MCPServers[server]
+	if !ok && table.IsMCPMethod(a.Method) {
 		return fmt.Errorf("Unknown MCP server: %s", server)
 	}
-	tool, id, err := run.operation(name, a.Method)
+	tool, id, err := run.tab.Operation(name, a.Method)
 	if err != nil {
 		return err
 	}
 	req.tool, req.id, req.name, req.input = tool, id, a.Method, orEmpty(json.RawMessage(a.Params))
 	return nil
-}
-
-// operation is the executor and id of a server's resource or prompt
-// operation, when the policy keeps it.
-func (run *Run) operation(server, method string) (*tool.Tool, string, error) {
-	if !isMCPMethod(method) {
-		return nil, "", fmt.Errorf("unsupported MCP method %q", method)
-	}
-	id := catalog.ID(catalog.SourceMCP, server, method)
-	tool := run.byID[id]
-	if _, ok := run.mcpOps[id]; !ok || tool == nil || tool.Execute == nil {
-		return nil, id, fmt.Errorf("MCP operation %s is not allowed in this run.", id)
-	}
-	return tool, id, nil
 }
 
 // orEmpty is an input the guest or client left out (absent or null) as {}.
@@ -282,24 +269,6 @@ func orEmpty(input json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return input
-}
-
-// apiRead answers API.read, encoding each file once per table: a cell that
-// reads a large declaration many times holds one copy of it.
-func (run *Run) apiRead(path string) abi.Outcome {
-	run.apiMu.Lock()
-	defer run.apiMu.Unlock()
-	if out, ok := run.api[path]; ok {
-		return out
-	}
-	out := bridge.Outcome(run.catalog.APIFiles().Read(path))
-	if !out.Rejected {
-		if run.api == nil {
-			run.api = map[string]abi.Outcome{}
-		}
-		run.api[path] = out
-	}
-	return out
 }
 
 // perform runs a resolved request, on a worker or, for a read, inside
@@ -331,13 +300,13 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 		return bridge.Outcome(e.Described(), nil)
 	case bridge.MCPAPI:
 		if req.server == nil {
-			return bridge.Outcome(run.catalog.MCPRootAPI(), nil)
+			return bridge.Outcome(run.tab.Catalog.MCPRootAPI(), nil)
 		}
-		return bridge.Outcome(run.catalog.MCPServerAPI(*req.server, req.selector, req.schema))
+		return bridge.Outcome(run.tab.Catalog.MCPServerAPI(*req.server, req.selector, req.schema))
 	case bridge.APIList:
-		return bridge.Outcome(run.catalog.APIFiles().List(req.path))
+		return bridge.Outcome(run.tab.Catalog.APIFiles().List(req.path))
 	case bridge.APIRead:
-		return run.apiRead(req.path)
+		return run.tab.APIFile(req.path)
 	case bridge.Agent:
 		return run.runAgent(ctx, st, pc)
 	}

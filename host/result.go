@@ -117,9 +117,9 @@ func (run *Run) telemetry() Telemetry {
 		CallCount:     run.calls.Load(),
 		VisibleTools:  []string{},
 	}
-	if run.catalog != nil {
-		t.CatalogSize = run.catalog.Len()
-		t.Sources = run.catalog.Sources()
+	if run.tab.Catalog != nil {
+		t.CatalogSize = run.tab.Catalog.Len()
+		t.Sources = run.tab.Catalog.Sources()
 	}
 	for _, d := range run.visible {
 		t.VisibleTools = append(t.VisibleTools, d.Name)

@@ -1,4 +1,4 @@
-package host
+package table
 
 import (
 	"encoding/json"
@@ -18,8 +18,12 @@ import (
 // millisecond whatever the catalog's size.
 const eagerSetupBytes = 16 << 10
 
-// setup is a table's guest data, rendered once.
-type setup struct {
+// helpers the guest's tools object already has; convenience names never
+// shadow them.
+var guestHelpers = []string{"search", "describe", "call", "callValue"}
+
+// Setup is a table's guest data, rendered once.
+type Setup struct {
 	full     string // the data of a small catalog, a JS string literal; empty for a large one
 	bindings map[string]string
 	servers  []serverSetup
@@ -58,8 +62,8 @@ type mcpSetup struct {
 	Tools      [][]string `json:"tools"`
 }
 
-func newSetup(c *catalog.Catalog) *setup {
-	s := &setup{bindings: map[string]string{}, mcpWords: map[string][]mcpRef{}}
+func newSetup(c *catalog.Catalog) *Setup {
+	s := &Setup{bindings: map[string]string{}, mcpWords: map[string][]mcpRef{}}
 	data := setupData{Names: [][2]string{}, MCP: []mcpSetup{}}
 	for _, b := range c.ConvenienceNames(guestHelpers) {
 		data.Names = append(data.Names, [2]string{b.Name, b.ID})
@@ -102,9 +106,9 @@ func newSetup(c *catalog.Catalog) *setup {
 	return s
 }
 
-// args are the first arguments of __cm_setup for a cell: the data, and the
+// Args are the first arguments of __cm_setup for a cell: the data, and the
 // JSON of ALL_TOOLS, or null when the cell's source does not name it.
-func (s *setup) args(js string) string {
+func (s *Setup) Args(js string) string {
 	tools := "null"
 	if strings.Contains(js, "ALL_TOOLS") {
 		s.allOnce.Do(func() {
@@ -153,6 +157,16 @@ func (s *setup) args(js string) string {
 	}
 	b.WriteString("]}")
 	return jsString(b.String()) + "," + tools
+}
+
+// Whole reports a table whose guest data every cell gets whole: a small
+// catalog's.
+func (s *Setup) Whole() bool { return s.full != "" }
+
+// jsString quotes s as a JavaScript string literal (a JSON string is one).
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // words are the runs of name characters in a cell's source (letters, digits,
