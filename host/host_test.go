@@ -165,7 +165,7 @@ func TestSurfaceCheckFailsClosed(t *testing.T) {
 		"a Tool Search one": {execDef, waitDef, {Name: "tool_search"}},
 		"an unapproved one": {execDef, waitDef, other},
 	} {
-		if err := table.CheckSurface(visible, nil); !errors.Is(err, ErrFailClosed) {
+		if err := table.CheckSurface(visible, nil); !errors.Is(err, table.ErrFailClosed) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}

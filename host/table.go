@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"time"
 
@@ -17,17 +16,9 @@ import (
 // by id (mcp:docs:resources/read).
 type Policy = table.Policy
 
-// Destructive reports whether MCP tool annotations mark a tool as one that
-// may destroy or overwrite (see [Policy] ApproveDestructive).
-func Destructive(annotations json.RawMessage) bool { return table.Destructive(annotations) }
-
 // ToolDefinition is a model-visible tool as MCP and the major providers
 // expect it.
 type ToolDefinition = table.Definition
-
-// ErrFailClosed is returned when the model-facing tool list would not be
-// exactly exec, wait and approved direct-only tools.
-var ErrFailClosed = table.ErrFailClosed
 
 // UnmatchedDirectOnly lists the Policy DirectOnly entries that name none of
 // the tools the Runtime has now.

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -227,8 +228,8 @@ func TestDestructive(t *testing.T) {
 		`{"destructiveHint":true,"title":"Wipe"}`:      true,
 		`{"destructiveHint":"no"}`:                     true, // unreadable: marked
 	} {
-		if got := Destructive(json.RawMessage(in)); got != want {
-			t.Errorf("Destructive(%s) = %v, want %v", in, got, want)
+		if got := table.Destructive(json.RawMessage(in)); got != want {
+			t.Errorf("table.Destructive(%s) = %v, want %v", in, got, want)
 		}
 	}
 }

@@ -173,18 +173,18 @@ func checkSearchSurface(visible, direct []ToolDefinition, mode ToolSearchMode) e
 		switch {
 		case k >= 0:
 			if d.Description != want[k].Description || !bytes.Equal(d.InputSchema, want[k].InputSchema) {
-				return fmt.Errorf("%w: a %s that is not Tool Search's", ErrFailClosed, d.Name)
+				return fmt.Errorf("%w: a %s that is not Tool Search's", table.ErrFailClosed, d.Name)
 			}
 			seen[d.Name]++
 		case d.Name == "exec" || d.Name == "wait" || table.IsToolSearchControl(d.Name):
-			return fmt.Errorf("%w: %q is not a control of Tool Search mode %q", ErrFailClosed, d.Name, mode)
+			return fmt.Errorf("%w: %q is not a control of Tool Search mode %q", table.ErrFailClosed, d.Name, mode)
 		case !slices.ContainsFunc(direct, func(x ToolDefinition) bool { return x.Name == d.Name }):
-			return fmt.Errorf("%w: %q is neither a control nor a direct-only tool", ErrFailClosed, d.Name)
+			return fmt.Errorf("%w: %q is neither a control nor a direct-only tool", table.ErrFailClosed, d.Name)
 		}
 	}
 	for _, w := range want {
 		if seen[w.Name] != 1 {
-			return fmt.Errorf("%w: want one %s, have %d", ErrFailClosed, w.Name, seen[w.Name])
+			return fmt.Errorf("%w: want one %s, have %d", table.ErrFailClosed, w.Name, seen[w.Name])
 		}
 	}
 	return nil

@@ -103,11 +103,11 @@ func TestToolSearchSurfaceCheckFailsClosed(t *testing.T) {
 		"wait next to it":    append(append([]ToolDefinition{}, want...), table.WaitDefinition()),
 		"an unapproved tool": append(append([]ToolDefinition{}, want...), other),
 	} {
-		if err := checkSearchSurface(visible, nil, ToolSearchAll); !errors.Is(err, ErrFailClosed) {
+		if err := checkSearchSurface(visible, nil, ToolSearchAll); !errors.Is(err, table.ErrFailClosed) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if err := checkSearchSurface(searchControls(ToolSearchCode)[:1], nil, ToolSearchTools); !errors.Is(err, ErrFailClosed) {
+	if err := checkSearchSurface(searchControls(ToolSearchCode)[:1], nil, ToolSearchTools); !errors.Is(err, table.ErrFailClosed) {
 		t.Errorf("tool_search_code in tools mode: %v", err)
 	}
 	if err := checkSearchSurface(append(want, other), []ToolDefinition{other}, ToolSearchAll); err != nil {
