@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/host/internal/table"
 )
 
@@ -57,7 +58,7 @@ func (run *Run) execDefinition() ToolDefinition {
 			if !empty {
 				call = "return (await tools.describe(t.id)).parameters;"
 			}
-			fmt.Fprintf(&b, " Example: `const [t] = await tools.search(%s); %s`", jsString(query), call)
+			fmt.Fprintf(&b, " Example: `const [t] = await tools.search(%s); %s`", bridge.Quote(query), call)
 		}
 	}
 	if counts.MCP > 0 {

@@ -17,6 +17,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/host/internal/source"
+	"github.com/seed11a79d2d/codemode/host/internal/swarm"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -54,7 +55,7 @@ type state struct {
 	pos        positions // maps error positions back to the user's code
 	ranAs      string    // telemetry: "typescript" for TypeScript the request did not name
 
-	swarm swarmState // agents.run, phase and log, across legs (swarm.go)
+	swarm swarm.Cell // agents.run, phase and log, across legs (swarm.go)
 
 	calls  context.Context // outstanding nested calls; cancelled on expiry or end
 	cancel context.CancelFunc
@@ -397,7 +398,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.tab.GuestSetup().Args(js)+","+jsString(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
+	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.tab.GuestSetup().Args(js)+","+bridge.Quote(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
 	return st.drive(ctx, cell, step)
 }
 
@@ -496,7 +497,7 @@ func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step
 // overflow words an output_limit_exceeded message: what broke the limit and
 // how it starts, so the model sees what to cut.
 func (run *Run) overflow(what, payload string) string {
-	head := truncateUTF8(payload, 80)
+	head := bridge.Truncate(payload, 80)
 	return fmt.Sprintf("%s: %s would pass maxOutputBytes (%d); it starts %q. Return or print less: a summary, a slice, or only the fields you need.",
 		msgOutputLimit, what, run.rt.bounds.MaxOutputBytes, head)
 }
@@ -543,7 +544,7 @@ func (st *state) finish(r Result) Result {
 }
 
 func (st *state) withOutput(r Result) Result {
-	st.swarm.notes.flush() // a leg's phases and logs reach the listener before its result
+	st.swarm.Notes.Flush() // a leg's phases and logs reach the listener before its result
 	r.ReplaySafe = st.restartSafe
 	r.Telemetry.RanAs = st.ranAs
 	r.Output = st.output

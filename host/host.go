@@ -136,7 +136,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	swarm := orZero(o.Swarm).normalized()
+	swarm := normalizedSwarm(orZero(o.Swarm))
 	var warnings []string
 	r := &Runtime{cfg: cfg, search: search, bounds: cfg, sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, swarm: swarm}
 	switch {

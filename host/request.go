@@ -12,6 +12,7 @@ import (
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
 	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+	"github.com/seed11a79d2d/codemode/host/internal/swarm"
 	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -46,7 +47,7 @@ type request struct {
 
 	raw []byte // store, load and namespace decode their own payload
 
-	agent *agentCall // of agents.run (swarm.go)
+	agent *swarm.Call // of agents.run (swarm.go)
 }
 
 // maxName bounds the ids and names a request resolves on the cell's
@@ -125,7 +126,7 @@ func (run *Run) resolveCall(req *request, rawID bridge.ID, input json.RawMessage
 	if errors.Is(err, catalog.ErrUnknownTool) && !run.searching {
 		for sid, tools := range run.tab.MCPNames {
 			if t, ok := tools[id]; ok {
-				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, jsString(t.Name))
+				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, bridge.Quote(t.Name))
 			}
 		}
 	}
@@ -153,7 +154,7 @@ func (run *Run) executable(req *request) error {
 	return nil
 }
 
-func echoName(s string) string { return truncateUTF8(s, 200) }
+func echoName(s string) string { return bridge.Truncate(s, 200) }
 
 // resolveMCP resolves MCP.<server>.<tool>(input), by exact id, or by server
 // identifier and the tool's identifier or exact name (a name the cell's
@@ -227,9 +228,9 @@ func mcpInput(tool catalog.MCPTool, input json.RawMessage) (json.RawMessage, err
 // MCP search ranking.
 func (run *Run) mcpMissing(server, name string) error {
 	if _, ok := run.tab.MCPServers[server]; !ok {
-		return fmt.Errorf("MCP has no server %s. MCP.$api() lists them.", jsString(server))
+		return fmt.Errorf("MCP has no server %s. MCP.$api() lists them.", bridge.Quote(server))
 	}
-	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, jsString(truncateUTF8(name, 80)))
+	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, bridge.Quote(bridge.Truncate(name, 80)))
 	hits, _ := run.tab.Catalog.MCPSearch(name, catalog.MaxSearchLimit)
 	var near []string
 	for _, h := range hits {

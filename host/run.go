@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"sync/atomic"
 
@@ -74,12 +73,6 @@ func (run *Run) Tools() []ToolDefinition { return slices.Clone(run.visible) }
 
 // Catalog returns the run's hidden catalog, or nil when code mode is off.
 func (run *Run) Catalog() *catalog.Catalog { return run.tab.Catalog }
-
-// jsString quotes s as a JavaScript string literal (a JSON string is one).
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
 
 // Abort ends the run's suspended cells: their in-flight nested calls are
 // cancelled and their snapshots dropped, so a later wait fails. Cells that

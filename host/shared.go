@@ -118,7 +118,7 @@ func (st *state) drainReady() {
 // encode is the run's portable state.
 func (st *state) encode() ([]byte, error) {
 	p := portable{V: portableVersion, Parent: st.parent, Seq: st.seq, Next: st.next, RestartSafe: st.restartSafe,
-		ReplayID: st.replayID, Returned: st.returned, OutputBytes: st.outputBytes, Agents: st.swarm.started, JS: st.pos.js, Prefix: st.pos.prefix, Image: st.image}
+		ReplayID: st.replayID, Returned: st.returned, OutputBytes: st.outputBytes, Agents: st.swarm.Started, JS: st.pos.js, Prefix: st.pos.prefix, Image: st.image}
 	for t := abi.Ticket(1); t <= st.next; t++ {
 		pc := st.pending[t]
 		if pc == nil {
@@ -325,7 +325,7 @@ func (run *Run) decode(ctx context.Context, rec store.ParkedRun, outs map[abi.Ti
 	}
 	st := run.newState(p.Parent)
 	st.id, st.seq, st.next, st.restartSafe, st.replayID = rec.ID, p.Seq, p.Next, p.RestartSafe, p.ReplayID
-	st.returned, st.outputBytes, st.image, st.swarm.started = p.Returned, p.OutputBytes, p.Image, max(0, p.Agents)
+	st.returned, st.outputBytes, st.image, st.swarm.Started = p.Returned, p.OutputBytes, p.Image, max(0, p.Agents)
 	st.pos.js, st.pos.prefix = p.JS, p.Prefix
 	fail := func(err error) (*state, error) {
 		st.cancel()

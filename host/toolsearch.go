@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -235,7 +236,7 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 		if json.Unmarshal(a.ID, &id) != nil {
 			return tool.Result{}, errors.New("id must be a string.")
 		}
-		e, err := run.tab.Catalog.ResolveEvery(truncateUTF8(id, maxName), searchHelp)
+		e, err := run.tab.Catalog.ResolveEvery(bridge.Truncate(id, maxName), searchHelp)
 		if err != nil {
 			return tool.Result{}, err
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 )
 
 // eagerSetupBytes bounds the guest data a cell gets whole: the convenience
@@ -101,7 +102,7 @@ func newSetup(c *catalog.Catalog) *Setup {
 	}
 	s.guest = tools
 	if d, _ := json.Marshal(data); len(d) <= eagerSetupBytes {
-		s.full = jsString(string(d))
+		s.full = bridge.Quote(string(d))
 	}
 	return s
 }
@@ -113,7 +114,7 @@ func (s *Setup) Args(js string) string {
 	if strings.Contains(js, "ALL_TOOLS") {
 		s.allOnce.Do(func() {
 			all, _ := json.Marshal(s.guest)
-			s.allTools, s.guest = jsString(string(all)), nil
+			s.allTools, s.guest = bridge.Quote(string(all)), nil
 		})
 		tools = s.allTools
 	}
@@ -156,18 +157,12 @@ func (s *Setup) Args(js string) string {
 		b.WriteString("]}")
 	}
 	b.WriteString("]}")
-	return jsString(b.String()) + "," + tools
+	return bridge.Quote(b.String()) + "," + tools
 }
 
 // Whole reports a table whose guest data every cell gets whole: a small
 // catalog's.
 func (s *Setup) Whole() bool { return s.full != "" }
-
-// jsString quotes s as a JavaScript string literal (a JSON string is one).
-func jsString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
 
 // words are the runs of name characters in a cell's source (letters, digits,
 // _, $, ., - and any non-ASCII), each whole and split at dots and dashes:
