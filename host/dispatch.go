@@ -42,10 +42,10 @@ func (run *Run) search(query, limit json.RawMessage) (any, error) {
 	return res, err
 }
 
-// execute is the one executor path of every nested call: before-call hooks,
-// approval, the output contract's compile check, the tool, after-call hooks,
-// the output contract's validation, then the trajectory record.
-func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, def *tool.Tool, id string, input json.RawMessage) (res tool.Result, err error) {
+// callNested is a cell's nested call: its event for the hooks, then
+// [table.Table.Call] (hooks, approval, the output contract, the tool), then
+// the trajectory record.
+func (run *Run) callNested(ctx context.Context, st *state, pc *pendingCall, def *tool.Tool, id string, input json.RawMessage) (res tool.Result, err error) {
 	if def == nil || def.Execute == nil {
 		return tool.Result{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
 	}

@@ -204,7 +204,7 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 	}
 	done, calls := st.done, st.calls
 	st.run.rt.workers.run(func() {
-		out := st.run.perform(calls, st, pc)
+		out := st.run.answer(calls, st, pc)
 		select { // a run that ended takes no more results
 		case done <- settled{t, out}:
 		case <-calls.Done():

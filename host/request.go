@@ -272,10 +272,10 @@ func orEmpty(input json.RawMessage) json.RawMessage {
 	return input
 }
 
-// perform runs a resolved request, on a worker or, for a read, inside
+// answer runs a resolved request, on a worker or, for a read, inside
 // Request. Every failure is a plain message: no host error object reaches
 // the guest.
-func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out abi.Outcome) {
+func (run *Run) answer(ctx context.Context, st *state, pc *pendingCall) (out abi.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = abi.Reject(fmt.Sprintf("tool call failed: %v", r))
@@ -288,7 +288,7 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 	case bridge.Load:
 		return bridge.Outcome(run.load(ctx, req.raw))
 	case bridge.Namespace:
-		return bridge.Outcome(run.invokeNamespace(ctx, st, pc, req.raw))
+		return bridge.Outcome(run.callNamespace(ctx, st, pc, req.raw))
 	case bridge.Search:
 		return bridge.Outcome(run.search(req.query, req.limit))
 	case bridge.MCPSearch:
@@ -311,7 +311,7 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 	case bridge.Agent:
 		return run.runAgent(ctx, st, pc)
 	}
-	res, err := run.execute(ctx, st, pc, req.tool, req.id, req.input)
+	res, err := run.callNested(ctx, st, pc, req.tool, req.id, req.input)
 	switch {
 	case err != nil:
 		return abi.Reject(err.Error())
