@@ -43,3 +43,26 @@ func TestMCPInputAsWritten(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPInputHostile: inputs built to confuse a scan of an object's keys
+// (a key in a nested object, brackets and quotes inside strings, thousands
+// of levels of nesting) reach the tool as valid JSON, with a default added
+// only where the top level lacks its key.
+func TestMCPInputHostile(t *testing.T) {
+	src := &fakeMCP{}
+	run := mcpRun(t, src)
+	r := exec(t, run, `
+		let deep = "x"; for (let i = 0; i < 3000; i++) deep = [deep];
+		await MCP.docs.searchDocs({ nested: { limit: 9 }, query: "}\"{[", deep });
+		await MCP.docs.searchDocs({ query: "q", limit: 7 });
+		return 1;`)
+	if r.Status != StatusCompleted || len(src.calls) != 2 {
+		t.Fatalf("%+v, calls %d", r, len(src.calls))
+	}
+	for i, want := range []float64{3, 7} {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(src.calls[i]), &in); err != nil || in["limit"] != want {
+			t.Errorf("call %d reached the tool as %.80s (%v), want limit %v", i, src.calls[i], err, want)
+		}
+	}
+}
