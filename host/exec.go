@@ -220,7 +220,7 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 func (st *state) undelivered() int {
 	n := 0
 	for _, pc := range st.pending {
-		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.op.Bounded() {
+		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.op != bridge.Agent {
 			n++
 		}
 	}

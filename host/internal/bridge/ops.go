@@ -87,8 +87,9 @@ type row struct {
 	read bool
 	// replaySafe marks an op that is replay-safe though no read (load).
 	replaySafe bool
-	// bounded ops hold a slot of maxPendingToolCalls while undelivered;
-	// agents.run has bounds of its own (tools.swarm).
+	// bounded ops are refused once maxPendingToolCalls requests are
+	// undelivered; agents.run has bounds of its own (tools.swarm), and
+	// yields and timers theirs.
 	bounded bool
 }
 
@@ -159,6 +160,6 @@ func (op Op) Read() bool { return op.row().read }
 // target: a read, or load.
 func (op Op) ReplaySafe() bool { return op.row().read || op.row().replaySafe }
 
-// Bounded reports an op whose requests hold a slot of maxPendingToolCalls
-// while undelivered.
+// Bounded reports an op whose new requests are refused once
+// maxPendingToolCalls requests are undelivered.
 func (op Op) Bounded() bool { return op.row().bounded }
