@@ -103,7 +103,7 @@ func (run *Run) resolveNamespaces() {
 		ids := map[string]string{}
 		for _, name := range reg.ns.RequiredToolNames {
 			id := catalog.ID(catalog.SourceOpenClaw, reg.plugin, name)
-			if e, ok := run.catalog.Lookup(id); ok && e.Trusted() {
+			if e, ok := run.tab.Catalog.Lookup(id); ok && e.Trusted() {
 				ids[name] = id
 			}
 		}
@@ -253,8 +253,8 @@ func (s *nsScope) serialize(v reflect.Value, path []string, onPath map[uintptr]b
 	return &nsDescriptor{K: "v", V: b}, nil
 }
 
-// invokeNamespace runs a guest namespace call through the exact-id executor.
-func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall, payload []byte) (any, error) {
+// callNamespace runs a guest namespace call through the exact-id executor.
+func (run *Run) callNamespace(ctx context.Context, st *state, pc *pendingCall, payload []byte) (any, error) {
 	var a struct {
 		ID   string            `json:"id"`
 		Path string            `json:"path"`
@@ -279,7 +279,7 @@ func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall,
 	if err != nil {
 		return nil, err
 	}
-	res, err := run.execute(ctx, st, pc, run.byID[id], id, input)
+	res, err := run.callNested(ctx, st, pc, run.tab.ByID[id], id, input)
 	if err != nil {
 		return nil, err
 	}
