@@ -21,8 +21,13 @@ import (
 // [Observer.Hooks] in the runtime and pass it as [Options.Observer].
 type Observer struct {
 	mu        sync.Mutex
-	decisions map[string]string // nested call id -> decision, until its record
+	decisions map[callKey]string // decision, until the call's record
 }
+
+// callKey names a nested call in a process: its id is unique within its
+// run only, and a run resumed from a store keeps the ids another replica
+// gave it, so two sessions may hold the same id.
+type callKey struct{ session, call string }
 
 // maxDecisions bounds the decisions kept for records that never came (a
 // call abandoned with its run); past it, arbitrary ones are dropped, and
@@ -69,9 +74,10 @@ func (o *Observer) note(e tool.Event, decision string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.decisions == nil {
-		o.decisions = map[string]string{}
+		o.decisions = map[callKey]string{}
 	}
-	if decision == ops.DecisionAllowed && o.decisions[e.CallID] != "" {
+	k := callKey{e.Scope.SessionID, e.CallID}
+	if decision == ops.DecisionAllowed && o.decisions[k] != "" {
 		return
 	}
 	for id := range o.decisions {
@@ -80,17 +86,18 @@ func (o *Observer) note(e tool.Event, decision string) {
 		}
 		delete(o.decisions, id)
 	}
-	o.decisions[e.CallID] = decision
+	o.decisions[k] = decision
 }
 
-// decision takes the verdict on a finished call. A call no hook saw
-// through was stopped by the host before its tool ran (approval needed
-// and no approver, a bad output schema): denied.
-func (o *Observer) decision(c host.NestedCall) string {
+// decision takes the verdict on a finished call of session. A call no
+// hook saw through was stopped by the host before its tool ran (approval
+// needed and no approver, a bad output schema): denied.
+func (o *Observer) decision(session string, c host.NestedCall) string {
 	if o != nil {
+		k := callKey{session, c.ID}
 		o.mu.Lock()
-		d, ok := o.decisions[c.ID]
-		delete(o.decisions, c.ID)
+		d, ok := o.decisions[k]
+		delete(o.decisions, k)
 		o.mu.Unlock()
 		if ok {
 			return d
@@ -172,7 +179,7 @@ func (l *leg) trajectory(next func(host.NestedCall)) func(host.NestedCall) {
 // call reports one nested call; l.mu is held.
 func (l *leg) call(c host.NestedCall) {
 	s := l.s
-	decision, server := s.opts.Observer.decision(c), l.server(c)
+	decision, server := s.opts.Observer.decision(l.sess.id, c), l.server(c)
 	outcome := ops.OutcomeOK
 	if c.Error != "" {
 		outcome = ops.OutcomeError
