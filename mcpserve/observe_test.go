@@ -424,7 +424,9 @@ func TestAuditAcrossStatelessReplicas(t *testing.T) {
 func TestObserverDecisionsAreSessionScoped(t *testing.T) {
 	obs := &Observer{}
 	h := obs.Hooks(tool.Hooks{
-		Approve: func(ctx context.Context, e tool.Event) (bool, string, error) { return e.Scope.SessionID == "a", "", nil },
+		Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
+			return e.Scope.SessionID == "a", "", nil
+		},
 	})
 	ev := func(session string) tool.Event {
 		return tool.Event{ToolKind: tool.KindNested, CallID: "tool_search_code:mcp_call_1:wipe:1", Scope: tool.Scope{SessionID: session}}
