@@ -74,6 +74,9 @@ func newService(rt *host.Runtime, o *Options) (*service, error) {
 			return next(ctx, method, req)
 		}
 	})
+	if t := o.Observer.tracer(); t != nil { // outermost: passed-through requests are traced too
+		s.server.AddReceivingMiddleware(s.traceRequests(t))
+	}
 	return s, nil
 }
 
@@ -268,7 +271,7 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		trajectory := sess.trajectory(p)
 		var l *leg
 		if name == "exec" || name == "wait" || name == "tool_search_code" {
-			l = s.beginLeg(name, sess, req, callID, args)
+			l = s.beginLeg(ctx, name, sess, req, callID, args)
 			trajectory = l.trajectory(trajectory)
 		}
 		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: trajectory})
@@ -286,7 +289,7 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		var r host.Result
 		switch name {
 		case "exec":
-			r = run.Exec(ctx, callID, args)
+			r = run.Exec(l.context(ctx), callID, args)
 			l.end(r)
 			return s.reply(sess, run, "", r), nil
 		case "wait":
@@ -294,11 +297,11 @@ func (s *service) handler(name string) sdk.ToolHandler {
 				RunID string `json:"runId"`
 			}
 			json.Unmarshal(args, &in)
-			r = run.Wait(ctx, args)
+			r = run.Wait(l.context(ctx), args)
 			l.end(r)
 			return s.reply(sess, nil, in.RunID, r), nil
 		case "tool_search_code":
-			r = run.ToolSearchCode(ctx, callID, args)
+			r = run.ToolSearchCode(l.context(ctx), callID, args)
 			l.end(r)
 			return s.reply(sess, nil, "", r), nil
 		}

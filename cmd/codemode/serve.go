@@ -14,7 +14,7 @@ import (
 	"github.com/seed11a79d2d/codemode/mcpserve"
 )
 
-const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME] [--metrics ADDR] [--audit FILE] [--log-format text|json] [--log-level LEVEL]"
+const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME] [--metrics ADDR] [--audit FILE] [--log-format text|json] [--log-level LEVEL] [--trace-content]"
 
 // drainFor bounds how long serve, told to stop, lets legs in flight finish
 // and parked runs' calls settle into the run store.
@@ -105,7 +105,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 	}
 	so := &serveSettings{stateless: *stateless}
-	logger, closeOps, err := of.setup(opts, so, stderr)
+	logger, closeOps, err := of.setup(ctx, opts, so, stderr)
 	if err != nil {
 		return usageError(stderr, "serve", "%v", err)
 	}

@@ -56,9 +56,10 @@ type server struct {
 	// reconnects.
 	connects uint64
 
-	refresh chan struct{} // tools/list_changed, coalesced
-	calls   inflight      // tools/call in flight, by scope, for the relay
-	learn   *learner      // result shapes of tools without an output schema
+	refresh  chan struct{} // tools/list_changed, coalesced
+	calls    inflight      // tools/call in flight, by scope, for the relay
+	learn    *learner      // result shapes of tools without an output schema
+	inFlight spans         // downstream spans in flight, for log events
 
 	proc  *process          // the last stdio process started; the supervisor's alone
 	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
@@ -136,6 +137,9 @@ func (s *server) connect(ctx context.Context) error {
 	}
 	s.relayOptions(opts)
 	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, opts)
+	if s.c.tracer != nil {
+		client.AddSendingMiddleware(s.traceRequests)
+	}
 	var transport sdk.Transport
 	var cmd *exec.Cmd
 	switch {
@@ -348,6 +352,7 @@ func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name], Observed: observed,
 		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
+			ctx = s.c.callContext(ctx, call)
 			token, end := s.calls.begin(call.Scope)
 			defer end()
 			return s.call(ctx, name, key, token, call.Input)
@@ -371,6 +376,7 @@ func (h httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			r.Header.Set(k, v)
 		}
 	}
+	r = traceHeader(r, len(h.headers) > 0)
 	resp, err := http.DefaultTransport.RoundTrip(r)
 	if err == nil && !isEventStream(resp.Header.Get("Content-Type")) {
 		resp.Body = &boundedBody{ReadCloser: resp.Body, left: maxMessageBytes}
