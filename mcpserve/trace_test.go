@@ -1,0 +1,126 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
+	"github.com/seed11a79d2d/codemode/tool"
+)
+
+// traced serves a runtime whose observer records spans in memory.
+func traced(t *testing.T, content bool) (*sdk.ClientSession, *tracetest.InMemoryExporter) {
+	t.Helper()
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	t.Cleanup(func() { tp.Shutdown(context.Background()) })
+	obs := &Observer{Tracer: tp, TraceContent: content}
+	f := &fixture{}
+	rt, err := host.New(context.Background(), &host.Options{CodeMode: hosttest.CodeMode(json.RawMessage(parkConfig)), Hooks: obs.Hooks(tool.Hooks{}),
+		Tools: []tool.Tool{{Name: "add", Description: "Add.", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) { return tool.Result{Details: 3}, nil }}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	f.rt = rt
+	url := f.httpWith(t, &Options{Observer: obs})
+	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: url}, nil)
+	t.Cleanup(func() { cs.Close() })
+	return cs, exp
+}
+
+func spanNamed(t *testing.T, spans tracetest.SpanStubs, name string) tracetest.SpanStub {
+	t.Helper()
+	var found []tracetest.SpanStub
+	for _, s := range spans {
+		if s.Name == name {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 {
+		var names []string
+		for _, s := range spans {
+			names = append(names, s.Name)
+		}
+		t.Fatalf("%d spans %q in %v", len(found), name, names)
+	}
+	return found[0]
+}
+
+// A _meta.traceparent is continued; a wait that brings no trace context
+// continues the trace of the leg that parked its run, links to it, and
+// its nested call hangs under the wait's leg.
+func TestTraceMetaAndWaitWithoutContext(t *testing.T) {
+	cs, exp := traced(t, false)
+	ctx := context.Background()
+	const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Meta: sdk.Meta{"traceparent": parent},
+		Arguments: map[string]string{"code": `await yield_control("later"); return await tools.callValue("openclaw:core:add", {})`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parked map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	json.Unmarshal(b, &parked)
+	if parked["status"] != "waiting" {
+		t.Fatal(parked)
+	}
+	if _, r := call(t, ctx, cs, "wait", map[string]any{"runId": parked["runId"]}); r["status"] != "completed" {
+		t.Fatal(r)
+	}
+	spans := exp.GetSpans()
+	execReq, execLeg := spanNamed(t, spans, "tools/call exec"), spanNamed(t, spans, "codemode.exec")
+	waitReq, waitLeg := spanNamed(t, spans, "tools/call wait"), spanNamed(t, spans, "codemode.wait")
+	add := spanNamed(t, spans, "codemode.call openclaw:core:add")
+	if execReq.SpanContext.TraceID().String() != "0af7651916cd43dd8448eb211c80319c" || execReq.Parent.SpanID().String() != "b7ad6b7169203331" {
+		t.Errorf("exec request: trace %s parent %s", execReq.SpanContext.TraceID(), execReq.Parent.SpanID())
+	}
+	if waitReq.Parent.SpanID() != execLeg.SpanContext.SpanID() || waitReq.SpanContext.TraceID() != execReq.SpanContext.TraceID() {
+		t.Errorf("wait request: parent %s, want the exec leg %s", waitReq.Parent.SpanID(), execLeg.SpanContext.SpanID())
+	}
+	if waitLeg.Parent.SpanID() != waitReq.SpanContext.SpanID() || add.Parent.SpanID() != waitLeg.SpanContext.SpanID() {
+		t.Errorf("wait leg under %s, nested call under %s", waitLeg.Parent.SpanID(), add.Parent.SpanID())
+	}
+	if len(waitLeg.Links) != 1 || waitLeg.Links[0].SpanContext.SpanID() != execLeg.SpanContext.SpanID() {
+		t.Errorf("wait leg links: %v", waitLeg.Links)
+	}
+	for _, kv := range add.Attributes {
+		if kv.Key == "codemode.call.arguments" {
+			t.Errorf("arguments in a span without TraceContent: %v", kv)
+		}
+	}
+}
+
+// With TraceContent, code and arguments are in spans, cut to 4 KiB however
+// large the cell makes them.
+func TestTraceContentIsBounded(t *testing.T) {
+	cs, exp := traced(t, true)
+	big := strings.Repeat("x", 64<<10)
+	code := `// ` + big + "\n" + `return await tools.callValue("openclaw:core:add", { pad: "` + big + `" })`
+	if _, r := call(t, context.Background(), cs, "exec", map[string]string{"code": code}); r["status"] != "completed" {
+		t.Fatal(r)
+	}
+	spans := exp.GetSpans()
+	get := func(s tracetest.SpanStub, key attribute.Key) string {
+		for _, kv := range s.Attributes {
+			if kv.Key == key {
+				return kv.Value.AsString()
+			}
+		}
+		return ""
+	}
+	codeAttr := get(spanNamed(t, spans, "codemode.exec"), "codemode.cell.code")
+	args := get(spanNamed(t, spans, "codemode.call openclaw:core:add"), "codemode.call.arguments")
+	if !strings.HasPrefix(codeAttr, "// xxx") || len(codeAttr) != maxContentBytes || !strings.HasPrefix(args, `{"pad":"xxx`) || len(args) != maxContentBytes {
+		t.Errorf("code attribute %d bytes, arguments %d bytes; want %d each", len(codeAttr), len(args), maxContentBytes)
+	}
+}
