@@ -60,6 +60,7 @@ type server struct {
 	calls    inflight      // tools/call in flight, by scope, for the relay
 	learn    *learner      // result shapes of tools without an output schema
 	inFlight spans         // downstream spans in flight, for log events
+	logLimit logLimit      // of its stderr and log messages, across restarts
 
 	proc  *process          // the last stdio process started; the supervisor's alone
 	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
@@ -134,6 +135,7 @@ func (s *server) connect(ctx context.Context) error {
 			default:
 			}
 		},
+		LoggingMessageHandler: s.logMessage,
 	}
 	s.relayOptions(opts)
 	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, opts)
@@ -153,6 +155,7 @@ func (s *server) connect(ctx context.Context) error {
 			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}, OAuthHandler: s.oauth}
 	default:
 		s.proc = newProcess(s.cfg, s.log())
+		s.proc.stderr.limit = &s.logLimit
 		cmd = s.proc.cmd
 		transport = &stdioTransport{proc: s.proc, logger: s.log()}
 	}
@@ -167,9 +170,10 @@ func (s *server) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	if res := session.InitializeResult(); s.c.relay != nil && res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
-		// Servers send no log messages until asked; the client upstream
-		// filters them again by the level it set.
+	if res := session.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+		// Servers send no log messages until asked; they go into the log
+		// (logs.go), and a client upstream that asks for them filters them
+		// again by the level it set.
 		if err := session.SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
 			s.log().Debug("MCP server refused logging/setLevel", "error", err)
 		}
