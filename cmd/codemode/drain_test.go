@@ -65,11 +65,11 @@ func (r *replica) call(t *testing.T, ctx context.Context, name string, args map[
 	return out
 }
 
-// SIGTERM during cells: /readyz fails, a new cell is refused as busy with
-// a hint to call again, a cell that finishes within --drain completes, one
-// that would not fails saying why, a run parked with a call in flight has
-// that call's outcome settled into Redis, and serve exits 0; a second
-// replica then resumes the parked run.
+// SIGTERM during 8 running cells and 4 parked: /readyz fails, a new cell
+// is refused as busy with a hint to call again, the 4 cells that finish
+// within --drain complete, the 4 that would not fail saying why, the parked
+// runs' calls in flight have their outcomes settled into Redis, and serve
+// exits 0; a second replica then resumes every parked run. None is lost.
 func TestServeDrain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts the binary")
@@ -84,23 +84,29 @@ func TestServeDrain(t *testing.T) {
 	bin := buildCommand(t)
 	one := startReplica(t, ctx, bin, hc, args...)
 
-	parked := one.call(t, ctx, "exec", map[string]any{"code": `const p = tools.slow_echo({ ms: 2500, value: "settled" });
-		await yield_control("later"); return (await p).value`})
-	if parked["status"] != "waiting" {
-		t.Fatalf("park: %v", parked)
+	var parked []any
+	for i := range 4 {
+		r := one.call(t, ctx, "exec", map[string]any{"code": fmt.Sprintf(`const p = tools.slow_echo({ ms: 2500, value: "settled %d" });
+			await yield_control("later"); return (await p).value`, i)})
+		if r["status"] != "waiting" {
+			t.Fatalf("park: %v", r)
+		}
+		parked = append(parked, r["runId"])
 	}
 	var wg sync.WaitGroup
-	var quick, slow map[string]any
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		quick = one.call(t, ctx, "exec", map[string]any{"code": `return (await tools.slow_echo({ ms: 1000, value: "quick" })).value`})
-	}()
-	go func() {
-		defer wg.Done()
-		slow = one.call(t, ctx, "exec", map[string]any{"code": `return (await tools.slow_echo({ ms: 30000 })).sleptMs`})
-	}()
-	time.Sleep(300 * time.Millisecond) // both in flight
+	quick, slow := make([]map[string]any, 4), make([]map[string]any, 4)
+	for i := range 4 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			quick[i] = one.call(t, ctx, "exec", map[string]any{"code": `return (await tools.slow_echo({ ms: 1000, value: "quick" })).value`})
+		}()
+		go func() {
+			defer wg.Done()
+			slow[i] = one.call(t, ctx, "exec", map[string]any{"code": `return (await tools.slow_echo({ ms: 30000 })).sleptMs`})
+		}()
+	}
+	time.Sleep(300 * time.Millisecond) // all in flight
 	one.cmd.Process.Signal(syscall.SIGTERM)
 
 	var ready string
@@ -123,18 +129,22 @@ func TestServeDrain(t *testing.T) {
 		t.Errorf("a new cell while draining: %v", r)
 	}
 	wg.Wait()
-	if quick["status"] != "completed" || quick["value"] != "quick" {
-		t.Errorf("the cell that finishes within the drain: %v", quick)
-	}
-	if slow["status"] != "failed" || slow["code"] != "runtime_unavailable" || !strings.Contains(fmt.Sprint(slow["error"]), "drain deadline") {
-		t.Errorf("the cell past the drain: %v", slow)
+	for i := range 4 {
+		if quick[i]["status"] != "completed" || quick[i]["value"] != "quick" {
+			t.Errorf("a cell that finishes within the drain: %v", quick[i])
+		}
+		if slow[i]["status"] != "failed" || slow[i]["code"] != "runtime_unavailable" || !strings.Contains(fmt.Sprint(slow[i]["error"]), "drain deadline") {
+			t.Errorf("a cell past the drain: %v", slow[i])
+		}
 	}
 	if err := one.cmd.Wait(); err != nil {
 		t.Fatalf("serve after SIGTERM: %v\n%s", err, one.stderr.String())
 	}
 
 	two := startReplica(t, ctx, bin, hc, args...)
-	if r := two.call(t, ctx, "wait", map[string]any{"runId": parked["runId"]}); r["status"] != "completed" || r["value"] != "settled" {
-		t.Errorf("the parked run on the second replica: %v", r)
+	for i, id := range parked {
+		if r := two.call(t, ctx, "wait", map[string]any{"runId": id}); r["status"] != "completed" || r["value"] != fmt.Sprintf("settled %d", i) {
+			t.Errorf("parked run %d on the second replica: %v", i, r)
+		}
 	}
 }
