@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,6 +24,8 @@ import (
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/seed11a79d2d/codemode/internal/redistest"
 )
 
 // otlpReceiver is an OTLP/HTTP trace endpoint that keeps what it is sent.
@@ -116,7 +119,12 @@ func TestServeTraces(t *testing.T) {
 	config := writeFile(t, "codemode.json5", fmt.Sprintf(`{ tools: { codeMode: true }, plugins: { demo: false, tracker: false },
 		mcpServers: { down: { url: %q } } }`, down.URL+"/mcp"))
 	addr := freeAddr(t)
-	cmd := exec.Command(buildCommand(t), "serve", "--http", addr, "--config", config)
+	args := []string{"serve", "--http", addr, "--config", config}
+	_, noRedis := exec.LookPath("redis-server")
+	if noRedis == nil { // the parked run's snapshot goes to the store, and its size into the exec's leg
+		args = append(args, "--store", redistest.Start(t), "--store-key-file", writeFile(t, "store.key", "key-traces-0123456789abcdef0123456789abcdef"))
+	}
+	cmd := exec.Command(buildCommand(t), args...)
 	cmd.Env = append(os.Environ(), "OTEL_EXPORTER_OTLP_ENDPOINT="+collector.URL, "OTEL_BSP_SCHEDULE_DELAY=50", "OTEL_SERVICE_NAME=")
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
@@ -217,6 +225,9 @@ func TestServeTraces(t *testing.T) {
 	parentIs(waitLeg, waitReq)
 	if attr(execLeg, "codemode.cell.status") != "waiting" || attr(waitLeg, "codemode.cell.status") != "completed" || attr(execLeg, "codemode.engine") == "" {
 		t.Errorf("leg attributes: %v / %v", execLeg.Attributes, waitLeg.Attributes)
+	}
+	if snap, _ := strconv.Atoi(attr(execLeg, "codemode.snapshot.bytes")); noRedis == nil && snap <= 0 {
+		t.Errorf("the exec leg has no snapshot size: %v", execLeg.Attributes)
 	}
 	if len(waitLeg.Links) != 1 || !bytes.Equal(waitLeg.Links[0].SpanId, execLeg.SpanId) {
 		t.Errorf("the wait leg does not link to the exec leg: %v", waitLeg.Links)
