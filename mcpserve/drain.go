@@ -15,13 +15,16 @@ import (
 // one restarted, takes it: a parked run is in the run store); the legs in
 // flight get Options.Drain to finish (a cell at its deadline parks, into
 // the run store when there is one); those still running then fail with
-// errDrained's message, their answers are sent, and the listener closes.
+// msgDrained, their answers are sent, and the listener closes.
 
 // msgDraining is a refused leg's error.
 const msgDraining = "code mode replica is shutting down and takes no new cells: call again in a few seconds, another replica (or this one restarted) will answer; a parked run is kept and can be waited on there."
 
-// errDrained ends the legs still running at the drain deadline.
-var errDrained = errors.New("code mode replica shut down before the cell finished: it ran past the drain deadline of the replica's shutdown. Its nested calls so far took effect; run it again if that is safe.")
+// errDrained ends the legs still running at the drain deadline, and
+// msgDrained is their error.
+var errDrained = errors.New("drain deadline passed")
+
+const msgDrained = "code mode replica shut down before the cell finished: it ran past the drain deadline of the replica's shutdown. Its nested calls so far took effect; run it again if that is safe."
 
 // sendGrace is how long the failed legs' answers get to go out before the
 // listener closes.
@@ -46,7 +49,7 @@ func (s *service) legContext(ctx context.Context) (context.Context, func()) {
 // aborted its cell.
 func drainedResult(ctx context.Context, r host.Result) host.Result {
 	if r.Status == host.StatusFailed && r.Code == abi.CodeAborted && errors.Is(context.Cause(ctx), errDrained) {
-		r.Code, r.Error = abi.CodeRuntimeUnavailable, errDrained.Error()
+		r.Code, r.Error = abi.CodeRuntimeUnavailable, msgDrained
 	}
 	return r
 }

@@ -285,3 +285,12 @@ func (h headerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 	r.Header.Set(h.key, h.value)
 	return http.DefaultTransport.RoundTrip(r)
 }
+
+// An OTEL_* variable asking for what serve cannot do is a usage error.
+func TestServeTraceEnvErrors(t *testing.T) {
+	noTokenEnv(t)
+	t.Setenv("OTEL_TRACES_EXPORTER", "zipkin")
+	if _, stderr, code := cli(t, "", "serve"); code != exitUsage || !strings.Contains(stderr, `OTEL_TRACES_EXPORTER "zipkin": only otlp (or none) is supported`) {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+}
