@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 servers of 2025-11-25 and older still send log messages (notifications/message); they go into serve's own log for the deprecation window.
+
 import (
 	"context"
 	"encoding/json"

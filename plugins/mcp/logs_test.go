@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 the test server sends log messages as servers of 2025-11-25 and older do.
+
 import (
 	"context"
 	"encoding/json"
