@@ -215,6 +215,7 @@ func (l *leg) call(c host.NestedCall) {
 	s.opts.Metrics.NestedCall(server, decision, outcome, c.Duration)
 	s.opts.Observer.endCall(l.sess.id, c, server, decision, outcome)
 	attrs := []any{"session", l.sess.id, "run", l.runID, "call", l.callID, "tool", c.ToolID, "decision", decision, "outcome", outcome}
+	attrs = l.traceAttrs(attrs)
 	if decision == ops.DecisionApproved || decision == ops.DecisionRefused {
 		s.logger.Info("approval decision", attrs...)
 	} else {
@@ -281,6 +282,7 @@ func (l *leg) end(r host.Result) {
 	if l.principal != "" {
 		attrs = append(attrs, "principal", l.principal)
 	}
+	attrs = l.traceAttrs(attrs)
 	s.logger.Info("cell leg", attrs...)
 	if s.opts.Audit == nil {
 		return

@@ -347,6 +347,15 @@ func (o *Observer) CallContext(ctx context.Context, call tool.Call) context.Cont
 	return trace.ContextWithSpan(ctx, span)
 }
 
+// traceAttrs adds the leg's trace id to a log line's attributes, when
+// traces are on: the line and the trace can be found from each other.
+func (l *leg) traceAttrs(attrs []any) []any {
+	if l.span == nil {
+		return attrs
+	}
+	return append(attrs, "trace_id", l.span.SpanContext().TraceID().String())
+}
+
 // context is a leg's request context under its span, for the run.
 func (l *leg) context(ctx context.Context) context.Context {
 	if l == nil || l.ctx == nil {

@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -13,11 +14,12 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/internal/hosttest"
+	"github.com/seed11a79d2d/codemode/ops"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // traced serves a runtime whose observer records spans in memory.
-func traced(t *testing.T, content bool) (*sdk.ClientSession, *tracetest.InMemoryExporter) {
+func traced(t *testing.T, content bool) (*sdk.ClientSession, *tracetest.InMemoryExporter, *lockedBuffer) {
 	t.Helper()
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -32,10 +34,12 @@ func traced(t *testing.T, content bool) (*sdk.ClientSession, *tracetest.InMemory
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
 	f.rt = rt
-	url := f.httpWith(t, &Options{Observer: obs})
+	logs := &lockedBuffer{}
+	h, _ := ops.NewLogHandler(logs, "json", "info")
+	url := f.httpWith(t, &Options{Observer: obs, Logger: slog.New(h)})
 	cs := connect(t, &sdk.StreamableClientTransport{Endpoint: url}, nil)
 	t.Cleanup(func() { cs.Close() })
-	return cs, exp
+	return cs, exp, logs
 }
 
 func spanNamed(t *testing.T, spans tracetest.SpanStubs, name string) tracetest.SpanStub {
@@ -60,7 +64,7 @@ func spanNamed(t *testing.T, spans tracetest.SpanStubs, name string) tracetest.S
 // continues the trace of the leg that parked its run, links to it, and
 // its nested call hangs under the wait's leg.
 func TestTraceMetaAndWaitWithoutContext(t *testing.T) {
-	cs, exp := traced(t, false)
+	cs, exp, logs := traced(t, false)
 	ctx := context.Background()
 	const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Meta: sdk.Meta{"traceparent": parent},
@@ -93,6 +97,20 @@ func TestTraceMetaAndWaitWithoutContext(t *testing.T) {
 	if len(waitLeg.Links) != 1 || waitLeg.Links[0].SpanContext.SpanID() != execLeg.SpanContext.SpanID() {
 		t.Errorf("wait leg links: %v", waitLeg.Links)
 	}
+	legs := 0
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		json.Unmarshal([]byte(line), &rec)
+		if rec["msg"] == "cell leg" {
+			legs++
+			if rec["trace_id"] != "0af7651916cd43dd8448eb211c80319c" {
+				t.Errorf("a leg's log line without its trace id: %s", line)
+			}
+		}
+	}
+	if legs != 2 {
+		t.Errorf("%d leg lines:\n%s", legs, logs)
+	}
 	for _, kv := range add.Attributes {
 		if kv.Key == "codemode.call.arguments" {
 			t.Errorf("arguments in a span without TraceContent: %v", kv)
@@ -103,7 +121,7 @@ func TestTraceMetaAndWaitWithoutContext(t *testing.T) {
 // With TraceContent, code and arguments are in spans, cut to 4 KiB however
 // large the cell makes them.
 func TestTraceContentIsBounded(t *testing.T) {
-	cs, exp := traced(t, true)
+	cs, exp, _ := traced(t, true)
 	big := strings.Repeat("x", 64<<10)
 	code := `// ` + big + "\n" + `return await tools.callValue("openclaw:core:add", { pad: "` + big + `" })`
 	if _, r := call(t, context.Background(), cs, "exec", map[string]string{"code": code}); r["status"] != "completed" {
