@@ -3,6 +3,7 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -140,5 +141,46 @@ func TestTraceContentIsBounded(t *testing.T) {
 	args := get(spanNamed(t, spans, "codemode.call openclaw:core:add"), "codemode.call.arguments")
 	if !strings.HasPrefix(codeAttr, "// xxx") || len(codeAttr) != maxContentBytes || !strings.HasPrefix(args, `{"pad":"xxx`) || len(args) != maxContentBytes {
 		t.Errorf("code attribute %d bytes, arguments %d bytes; want %d each", len(codeAttr), len(args), maxContentBytes)
+	}
+}
+
+// A bad trace context is ignored, not an error: the request starts a trace
+// of its own.
+func TestTraceBadContextIgnored(t *testing.T) {
+	cs, exp, _ := traced(t, false)
+	for _, tp := range []string{"00-zz-yy-01", strings.Repeat("0", 1<<20), "ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"} {
+		res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "exec", Meta: sdk.Meta{"traceparent": tp, "tracestate": strings.Repeat("k=v,", 1000)},
+			Arguments: map[string]string{"code": "return 1"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%.20s: %v %v", tp, err, res)
+		}
+	}
+	for _, s := range exp.GetSpans() {
+		if s.Name == "tools/call exec" && s.Parent.IsValid() {
+			t.Errorf("a request under a bad context has a parent: %v", s.Parent)
+		}
+	}
+}
+
+// Calls whose records never come (their run was abandoned) cannot grow
+// the observer: past the bound their spans are ended and dropped.
+func TestTraceOpenCallsAreBounded(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
+	defer tp.Shutdown(context.Background())
+	obs := &Observer{Tracer: tp}
+	hooks := obs.Hooks(tool.Hooks{})
+	_, leg := obs.tracer().Start(context.Background(), "codemode.exec")
+	obs.tr.legs[callKey{"s", "mcp_call_1"}] = leg.SpanContext()
+	const n = maxDecisions + 500
+	for i := range n {
+		hooks.BeforeToolCall(context.Background(), tool.Event{ToolKind: tool.KindNested, ToolID: "openclaw:core:add",
+			CallID: fmt.Sprint("c", i), ParentCallID: "mcp_call_1", Scope: tool.Scope{SessionID: "s"}})
+	}
+	if len(obs.tr.calls) > maxDecisions {
+		t.Errorf("%d open call spans kept, bound %d", len(obs.tr.calls), maxDecisions)
+	}
+	if got := len(exp.GetSpans()); got < n-maxDecisions {
+		t.Errorf("%d spans ended, want the %d dropped", got, n-maxDecisions)
 	}
 }
