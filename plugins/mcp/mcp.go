@@ -24,6 +24,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
@@ -103,6 +104,11 @@ type Options struct {
 	// declare no output schema, which their declarations then show; nil
 	// learns nothing.
 	Shapes store.Shapes
+	// Tracer, when set, traces the requests of cells' calls; CallContext
+	// gives each call's context its span (mcpserve's
+	// Observer.CallContext). See trace.go.
+	Tracer      trace.TracerProvider
+	CallContext func(context.Context, tool.Call) context.Context
 }
 
 const defaultCallTimeout = 60 * time.Second
@@ -117,6 +123,8 @@ type Client struct {
 	version atomic.Uint64 // moves whenever a server's tool list is replaced
 	relay   Relay
 	shapes  store.Shapes
+	tracer  trace.Tracer // nil when traces are off
+	callCtx func(context.Context, tool.Call) context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
@@ -145,7 +153,10 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, servers: map[string]*server{}}
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, callCtx: o.CallContext, servers: map[string]*server{}}
+	if o.Tracer != nil {
+		c.tracer = o.Tracer.Tracer(instrumentation)
+	}
 	if c.timeout <= 0 {
 		c.timeout = defaultCallTimeout
 	}

@@ -56,9 +56,11 @@ type server struct {
 	// reconnects.
 	connects uint64
 
-	refresh chan struct{} // tools/list_changed, coalesced
-	calls   inflight      // tools/call in flight, by scope, for the relay
-	learn   *learner      // result shapes of tools without an output schema
+	refresh  chan struct{} // tools/list_changed, coalesced
+	calls    inflight      // tools/call in flight, by scope, for the relay
+	learn    *learner      // result shapes of tools without an output schema
+	inFlight spans         // downstream spans in flight, for log events
+	logLimit logLimit      // of its stderr and log messages, across restarts
 
 	proc  *process          // the last stdio process started; the supervisor's alone
 	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
@@ -133,9 +135,13 @@ func (s *server) connect(ctx context.Context) error {
 			default:
 			}
 		},
+		LoggingMessageHandler: s.logMessage,
 	}
 	s.relayOptions(opts)
 	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, opts)
+	if s.c.tracer != nil {
+		client.AddSendingMiddleware(s.traceRequests)
+	}
 	var transport sdk.Transport
 	var cmd *exec.Cmd
 	switch {
@@ -149,6 +155,7 @@ func (s *server) connect(ctx context.Context) error {
 			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}, OAuthHandler: s.oauth}
 	default:
 		s.proc = newProcess(s.cfg, s.log())
+		s.proc.stderr.limit = &s.logLimit
 		cmd = s.proc.cmd
 		transport = &stdioTransport{proc: s.proc, logger: s.log()}
 	}
@@ -163,9 +170,10 @@ func (s *server) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	if res := session.InitializeResult(); s.c.relay != nil && res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
-		// Servers send no log messages until asked; the client upstream
-		// filters them again by the level it set.
+	if res := session.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+		// Servers send no log messages until asked; they go into the log
+		// (logs.go), and a client upstream that asks for them filters them
+		// again by the level it set.
 		if err := session.SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
 			s.log().Debug("MCP server refused logging/setLevel", "error", err)
 		}
@@ -348,6 +356,7 @@ func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name], Observed: observed,
 		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
+			ctx = s.c.callContext(ctx, call)
 			token, end := s.calls.begin(call.Scope)
 			defer end()
 			return s.call(ctx, name, key, token, call.Input)
@@ -371,6 +380,7 @@ func (h httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			r.Header.Set(k, v)
 		}
 	}
+	r = traceHeader(r, len(h.headers) > 0)
 	resp, err := http.DefaultTransport.RoundTrip(r)
 	if err == nil && !isEventStream(resp.Header.Get("Content-Type")) {
 		resp.Body = &boundedBody{ReadCloser: resp.Body, left: maxMessageBytes}
