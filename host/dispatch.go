@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -17,7 +16,7 @@ import (
 func searchArgs(query, limit json.RawMessage) (string, int, error) {
 	var q string
 	if json.Unmarshal(query, &q) != nil {
-		return "", 0, errors.New("query must be a string.")
+		return "", 0, tool.Message("query must be a string.")
 	}
 	if len(limit) == 0 || string(limit) == "null" {
 		return q, 0, nil
@@ -47,7 +46,7 @@ func (run *Run) search(query, limit json.RawMessage) (any, error) {
 // the trajectory record.
 func (run *Run) callNested(ctx context.Context, st *state, pc *pendingCall, def *tool.Tool, id string, input json.RawMessage) (res tool.Result, err error) {
 	if def == nil || def.Execute == nil {
-		return tool.Result{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
+		return tool.Result{}, tool.Messagef("Tool %q cannot be called from code mode.", id)
 	}
 	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: id, MCPMethod: run.tab.MCPOps[id],
 		CallID: pc.id, ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}

@@ -252,7 +252,7 @@ func (st *state) Emit(kind abi.OutputKind, payload string) error {
 	b, err := json.Marshal(o)
 	if err != nil { // the bridge's encoder gives JSON, but Go's has a depth limit
 		st.outputTooDeep = true
-		return errors.New(msgTooDeep)
+		return tool.Message(msgTooDeep)
 	}
 	if st.outputBytes+len(b) > st.run.rt.bounds.MaxOutputBytes {
 		if st.outputTooLong == "" {

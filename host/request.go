@@ -90,7 +90,7 @@ func (run *Run) newRequest(op bridge.Op, name, payload string) *request {
 		req.query, req.limit = json.RawMessage(a.Query), json.RawMessage(a.Options.Limit)
 	case bridge.Describe:
 		if req.id = a.ID.Value; !a.ID.String {
-			err = errors.New("id must be a string.")
+			err = tool.Message("id must be a string.")
 		}
 	case bridge.MCPAPI:
 		if a.Server.Set {
@@ -119,14 +119,14 @@ func (run *Run) newRequest(op bridge.Op, name, payload string) *request {
 // among the guest-visible entries.
 func (run *Run) resolveCall(req *request, rawID bridge.ID, input json.RawMessage) error {
 	if !rawID.String {
-		return errors.New("id must be a string.")
+		return tool.Message("id must be a string.")
 	}
 	id := rawID.Value
 	e, err := run.resolve(id)
 	if errors.Is(err, catalog.ErrUnknownTool) && !run.searching {
 		for sid, tools := range run.tab.MCPNames {
 			if t, ok := tools[id]; ok {
-				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, bridge.Quote(t.Name))
+				return tool.Messagef("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, bridge.Quote(t.Name))
 			}
 		}
 	}
@@ -149,7 +149,7 @@ func (run *Run) resolve(id string) (catalog.Entry, error) {
 
 func (run *Run) executable(req *request) error {
 	if req.tool = run.tab.ByID[req.id]; req.tool == nil || req.tool.Execute == nil {
-		return fmt.Errorf("Tool %q cannot be called from code mode.", req.id)
+		return tool.Messagef("Tool %q cannot be called from code mode.", req.id)
 	}
 	return nil
 }
@@ -163,50 +163,50 @@ func echoName(s string) string { return bridge.Truncate(s, 200) }
 // with the defaults it lacks put in front: it is neither decoded nor encoded
 // again.
 func (run *Run) resolveMCP(req *request, a *bridge.Args) error {
-	var tool catalog.MCPTool
+	var mt catalog.MCPTool
 	var ok bool
 	if a.Server.Set && a.Name.Set {
-		if tool, ok = run.tab.MCPNames[a.Server.Value][a.Name.Value]; !ok {
+		if mt, ok = run.tab.MCPNames[a.Server.Value][a.Name.Value]; !ok {
 			return run.mcpMissing(a.Server.Value, a.Name.Value)
 		}
 	} else {
 		if !a.ID.String {
-			return errors.New("id must be a string.")
+			return tool.Message("id must be a string.")
 		}
-		if tool, ok = run.tab.MCPTools[a.ID.Value]; !ok {
-			return fmt.Errorf("Unknown MCP tool id: %s", a.ID.Value)
+		if mt, ok = run.tab.MCPTools[a.ID.Value]; !ok {
+			return tool.Messagef("Unknown MCP mt id: %s", a.ID.Value)
 		}
 	}
-	input, err := mcpInput(tool, orEmpty(json.RawMessage(a.Input)))
+	input, err := mcpInput(mt, orEmpty(json.RawMessage(a.Input)))
 	if err != nil {
 		return err
 	}
-	req.input, req.id, req.name = input, tool.ID, tool.Name
+	req.input, req.id, req.name = input, mt.ID, mt.Name
 	return run.executable(req)
 }
 
 // mcpInput is an MCP tool's input with the schema defaults it lacks, or the
 // refusal of one that is no object or lacks a required key.
-func mcpInput(tool catalog.MCPTool, input json.RawMessage) (json.RawMessage, error) {
+func mcpInput(mt catalog.MCPTool, input json.RawMessage) (json.RawMessage, error) {
 	var keys []string
 	if !bridge.Keys(input, func(k string) { keys = append(keys, k) }) {
-		return nil, errors.New("MCP namespace tools accept one object argument.")
+		return nil, tool.Message("MCP namespace tools accept one object argument.")
 	}
 	var missing []string
-	for _, k := range tool.Required {
-		if !slices.Contains(keys, k) && !slices.ContainsFunc(tool.Defaults, func(d catalog.MCPDefault) bool { return d.Key == k }) {
+	for _, k := range mt.Required {
+		if !slices.Contains(keys, k) && !slices.ContainsFunc(mt.Defaults, func(d catalog.MCPDefault) bool { return d.Key == k }) {
 			missing = append(missing, k)
 		}
 	}
 	switch len(missing) {
 	case 0:
 	case 1:
-		return nil, fmt.Errorf("Missing required MCP namespace argument: %s", missing[0])
+		return nil, tool.Messagef("Missing required MCP namespace argument: %s", missing[0])
 	default:
-		return nil, fmt.Errorf("Missing required MCP namespace arguments: %s", strings.Join(missing, ", "))
+		return nil, tool.Messagef("Missing required MCP namespace arguments: %s", strings.Join(missing, ", "))
 	}
 	var head []byte
-	for _, d := range tool.Defaults {
+	for _, d := range mt.Defaults {
 		if !slices.Contains(keys, d.Key) {
 			k, _ := json.Marshal(d.Key)
 			head = append(append(append(head, k...), ':'), d.Value...)
@@ -228,7 +228,7 @@ func mcpInput(tool catalog.MCPTool, input json.RawMessage) (json.RawMessage, err
 // MCP search ranking.
 func (run *Run) mcpMissing(server, name string) error {
 	if _, ok := run.tab.MCPServers[server]; !ok {
-		return fmt.Errorf("MCP has no server %s. MCP.$api() lists them.", bridge.Quote(server))
+		return tool.Messagef("MCP has no server %s. MCP.$api() lists them.", bridge.Quote(server))
 	}
 	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, bridge.Quote(bridge.Truncate(name, 80)))
 	hits, _ := run.tab.Catalog.MCPSearch(name, catalog.MaxSearchLimit)
@@ -254,7 +254,7 @@ func (run *Run) resolveOperation(req *request, a *bridge.Args) error {
 	server := a.Server.Value
 	name, ok := run.tab.MCPServers[server]
 	if !ok && table.IsMCPMethod(a.Method) {
-		return fmt.Errorf("Unknown MCP server: %s", server)
+		return tool.Messagef("Unknown MCP server: %s", server)
 	}
 	tool, id, err := run.tab.Operation(name, a.Method)
 	if err != nil {

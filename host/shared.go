@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"slices"
 	"sync"
 	"time"
@@ -429,7 +430,7 @@ func (st *state) pollRemote(ctx context.Context, checkAlive bool) error {
 		if st.replay(t, pc) {
 			continue
 		}
-		return fmt.Errorf("code mode nested call %s was lost: the process that ran it (%s) stopped before it finished.", pc.id, pc.replica)
+		return tool.Messagef("code mode nested call %s was lost: the process that ran it (%s) stopped before it finished.", pc.id, pc.replica)
 	}
 	return nil
 }

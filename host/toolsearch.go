@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -234,7 +233,7 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 	case "tool_describe", "tool_call":
 		var id string
 		if json.Unmarshal(a.ID, &id) != nil {
-			return tool.Result{}, errors.New("id must be a string.")
+			return tool.Result{}, tool.Message("id must be a string.")
 		}
 		e, err := run.tab.Catalog.ResolveEvery(bridge.Truncate(id, maxName), searchHelp)
 		if err != nil {
@@ -256,18 +255,18 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 func decodeControl(name string, args json.RawMessage) (controlArgs, error) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(args, &m) != nil || m == nil {
-		return controlArgs{}, fmt.Errorf("%s takes one JSON object.", name)
+		return controlArgs{}, tool.Messagef("%s takes one JSON object.", name)
 	}
 	allowed := map[string][]string{"tool_search": {"query", "limit"}, "tool_describe": {"id"}, "tool_call": {"id", "input"}}[name]
 	for k := range m {
 		if !slices.Contains(allowed, k) {
-			return controlArgs{}, fmt.Errorf("%s has no argument %q; it takes %v.", name, echoName(k), allowed)
+			return controlArgs{}, tool.Messagef("%s has no argument %q; it takes %v.", name, echoName(k), allowed)
 		}
 	}
 	var a controlArgs
 	json.Unmarshal(args, &a)
 	if in := bytes.TrimSpace(a.Input); len(in) > 0 && in[0] != '{' && string(in) != "null" {
-		return controlArgs{}, errors.New("input must be an object.")
+		return controlArgs{}, tool.Message("input must be an object.")
 	}
 	return a, nil
 }
@@ -277,7 +276,7 @@ func decodeControl(name string, args json.RawMessage) (controlArgs, error) {
 func (run *Run) callEntry(ctx context.Context, callID string, e catalog.Entry, input json.RawMessage) (res tool.Result, err error) {
 	def := run.tab.ByID[e.ID]
 	if def == nil || def.Execute == nil {
-		return tool.Result{}, fmt.Errorf("Tool %q cannot be called.", e.ID)
+		return tool.Result{}, tool.Messagef("Tool %q cannot be called.", e.ID)
 	}
 	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: e.ID,
 		CallID: fmt.Sprintf("tool_call:%s:%s:1", sanitizeID(callID), def.Name), ParentCallID: callID,

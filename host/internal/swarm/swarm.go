@@ -103,9 +103,9 @@ type Cell struct {
 func (c *Cell) Admit(sw Config) error {
 	switch {
 	case !sw.Enabled:
-		return errors.New(msgSwarmOff)
+		return tool.Message(msgSwarmOff)
 	case c.Started >= sw.MaxAgentsPerCell:
-		return fmt.Errorf(msgSwarmAgentsLimit, sw.MaxAgentsPerCell)
+		return tool.Messagef(msgSwarmAgentsLimit, sw.MaxAgentsPerCell)
 	}
 	c.Started++
 	if c.slots == nil {
@@ -195,14 +195,14 @@ func compileSchema(raw json.RawMessage) (_ *jsonschema.Resolved, err error) {
 		}
 	}()
 	if len(raw) > maxSchemaBytes {
-		return nil, fmt.Errorf("is %d bytes of JSON; at most %d.", len(raw), maxSchemaBytes)
+		return nil, tool.Messagef("is %d bytes of JSON; at most %d.", len(raw), maxSchemaBytes)
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return nil, errors.New("must be JSON.")
+		return nil, tool.Message("must be JSON.")
 	}
 	if _, ok := v.(map[string]any); !ok {
-		return nil, errors.New("must be a JSON Schema object.")
+		return nil, tool.Message("must be a JSON Schema object.")
 	}
 	if err := walkSchema(v, 1); err != nil {
 		return nil, err
@@ -223,13 +223,13 @@ func compileSchema(raw json.RawMessage) (_ *jsonschema.Resolved, err error) {
 
 func walkSchema(v any, depth int) error {
 	if depth > maxSchemaDepth {
-		return fmt.Errorf("nests deeper than %d levels.", maxSchemaDepth)
+		return tool.Messagef("nests deeper than %d levels.", maxSchemaDepth)
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
 			if k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef" {
-				return fmt.Errorf("may not use %s: write the schema out in full.", k)
+				return tool.Messagef("may not use %s: write the schema out in full.", k)
 			}
 			if err := walkSchema(e, depth+1); err != nil {
 				return err

@@ -3,7 +3,6 @@ package table
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -12,7 +11,7 @@ import (
 )
 
 func blocked(id, reason string) error {
-	return fmt.Errorf("Tool %q was blocked before execution: %s", id, reason)
+	return tool.Messagef("Tool %q was blocked before execution: %s", id, reason)
 }
 
 // Call is the one path of every call of a tool, whoever makes it: the
@@ -51,7 +50,7 @@ func (t *Table) Call(ctx context.Context, def *tool.Tool, ev *tool.Event) (res t
 	var k *contract
 	if def.MCPServer == "" && !t.client[def] && len(def.OutputSchema) > 0 {
 		if k = t.b.outputs.get(id, def.OutputSchema); k.err != nil {
-			return tool.Result{}, fmt.Errorf("Tool %q has an invalid outputSchema.", id)
+			return tool.Result{}, tool.Messagef("Tool %q has an invalid outputSchema.", id)
 		}
 	}
 	res, err = def.Execute(ctx, tool.Call{ID: ev.CallID, ToolID: ev.ToolID, Input: ev.Input, Scope: ev.Scope, ParentCallID: ev.ParentCallID})
@@ -102,12 +101,12 @@ func (c *contracts) get(id string, schema json.RawMessage) *contract {
 func checkDetails(k *contract, id string, details any) (any, error) {
 	b, err := json.Marshal(details)
 	if err != nil {
-		return nil, fmt.Errorf("Tool %q returned details that are not JSON-compatible.", id)
+		return nil, tool.Messagef("Tool %q returned details that are not JSON-compatible.", id)
 	}
 	var v any
 	json.Unmarshal(b, &v)
 	if k.resolved.Validate(v) != nil {
-		return nil, fmt.Errorf("Tool %q returned details that do not match its declared outputSchema.", id)
+		return nil, tool.Messagef("Tool %q returned details that do not match its declared outputSchema.", id)
 	}
 	return json.RawMessage(b), nil
 }

@@ -90,9 +90,9 @@ func (t *Table) Operation(server, method string) (*tool.Tool, string, error) {
 		return nil, "", fmt.Errorf("unsupported MCP method %q", method)
 	}
 	id := catalog.ID(catalog.SourceMCP, server, method)
-	tool := t.ByID[id]
-	if _, ok := t.MCPOps[id]; !ok || tool == nil || tool.Execute == nil {
-		return nil, id, fmt.Errorf("MCP operation %s is not allowed in this run.", id)
+	op := t.ByID[id]
+	if _, ok := t.MCPOps[id]; !ok || op == nil || op.Execute == nil {
+		return nil, id, tool.Messagef("MCP operation %s is not allowed in this run.", id)
 	}
-	return tool, id, nil
+	return op, id, nil
 }
