@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/internal/suggest"
 )
 
 // Config is the resolved tools.codeMode configuration (docs/contract.md).
@@ -261,9 +264,34 @@ func checkConfigType(key string, v json.RawMessage, field string, warnings *[]st
 			}
 			return nil
 		}
-		*warnings = append(*warnings, field+": unknown key ignored")
+		*warnings = append(*warnings, unknownKey(field, key, configKeys()))
 	}
 	return nil
+}
+
+// configKeys are the keys of tools.codeMode.
+func configKeys() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, k := range []string{"enabled", "runtime", "mode", "languages"} {
+			if !yield(k) {
+				return
+			}
+		}
+		for _, f := range configIntFields {
+			if !yield(f.key) {
+				return
+			}
+		}
+	}
+}
+
+// unknownKey is the warning for an unknown key, naming the known key it is
+// nearest to when one is near.
+func unknownKey(field, key string, known iter.Seq[string]) string {
+	if near := suggest.Closest(key, known); near != "" {
+		return fmt.Sprintf("%s: unknown key ignored; did you mean %q?", field, near)
+	}
+	return field + ": unknown key ignored"
 }
 
 func isConfigIntKey(key string) bool {

@@ -214,7 +214,7 @@ func TestResolveConfigWarnsUnknownKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"tools.codeMode.timeout: unknown key ignored",
+		`tools.codeMode.timeout: unknown key ignored; did you mean "timeoutMs"?`,
 		"tools.codeMode.zeta: unknown key ignored",
 		"agents.list[].tools.codeMode.extra: unknown key ignored",
 	}

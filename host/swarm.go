@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"slices"
 	"time"
@@ -75,7 +76,7 @@ func ResolveSwarm(raw json.RawMessage) (SwarmConfig, []string, error) {
 				return c, nil, &ConfigError{field, "must be a number"}
 			}
 		default:
-			warnings = append(warnings, field+": unknown key ignored")
+			warnings = append(warnings, unknownKey(field, k, swarmKeys()))
 		}
 	}
 	c.Enabled = string(bytes.TrimSpace(obj["enabled"])) == "true"
@@ -175,4 +176,20 @@ func (st *state) note(op bridge.Op, payload string) (abi.Ticket, error) {
 	c := NestedCall{ID: st.nextCallID(op.String()), ParentCallID: st.parent, ToolID: op.String(), Method: op.String(), Input: input, Start: time.Now()}
 	st.swarm.Notes.Push(func() { record(c) })
 	return 0, nil
+}
+
+// swarmKeys are the keys of tools.swarm.
+func swarmKeys() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, k := range []string{"enabled", "provider"} {
+			if !yield(k) {
+				return
+			}
+		}
+		for _, f := range swarmIntFields {
+			if !yield(f.key) {
+				return
+			}
+		}
+	}
 }
