@@ -119,6 +119,9 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
+	if so != nil && so.observer != nil {
+		so.observer.Engine = engineName
+	}
 	cfg, warnings, err := host.ResolveConfig(codeMode, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
@@ -219,9 +222,13 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}
 	if len(mcpServers) > 0 {
 		o := &mcp.Options{Servers: mcpServers, Logger: logger}
+		if e.file == nil || !e.file.NoLearn {
+			o.Shapes = &store.MemoryShapes{}
+		}
 		if mode == serving {
 			o.Wait, o.Relay = serveWait, e.relay
 		}
+		so.traceServers(o)
 		client, err := mcp.Start(ctx, o)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)

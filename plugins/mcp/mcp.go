@@ -9,6 +9,8 @@
 // notification refreshes its tool list for the runs prepared afterwards.
 package mcp
 
+//lint:file-ignore SA1019 the relay's hooks take the deprecated sampling and logging types, which downstream servers still send.
+
 import (
 	"context"
 	"encoding/json"
@@ -22,7 +24,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -96,6 +100,15 @@ type Options struct {
 	// servers are told the capabilities it has. Without it, or when calls of
 	// several scopes are in flight on the server, such requests are refused.
 	Relay Relay
+	// Shapes, when set, keeps the result shapes learned of tools that
+	// declare no output schema, which their declarations then show; nil
+	// learns nothing.
+	Shapes store.Shapes
+	// Tracer, when set, traces the requests of cells' calls; CallContext
+	// gives each call's context its span (mcpserve's
+	// Observer.CallContext). See trace.go.
+	Tracer      trace.TracerProvider
+	CallContext func(context.Context, tool.Call) context.Context
 }
 
 const defaultCallTimeout = 60 * time.Second
@@ -109,6 +122,9 @@ type Client struct {
 	servers map[string]*server
 	version atomic.Uint64 // moves whenever a server's tool list is replaced
 	relay   Relay
+	shapes  store.Shapes
+	tracer  trace.Tracer // nil when traces are off
+	callCtx func(context.Context, tool.Call) context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
@@ -137,7 +153,10 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, servers: map[string]*server{}}
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, callCtx: o.CallContext, servers: map[string]*server{}}
+	if o.Tracer != nil {
+		c.tracer = o.Tracer.Tracer(instrumentation)
+	}
 	if c.timeout <= 0 {
 		c.timeout = defaultCallTimeout
 	}
