@@ -456,7 +456,12 @@
 
   // ---- Time zones -------------------------------------------------------------
   let zoneIndex;
+  // zoneLine finds a zone's line: by its exact name with one native search,
+  // else through an index of lower-cased names built on first need (zone
+  // names are case-insensitive).
   const zoneLine = (name) => {
+    const at = ZONES.startsWith(name + "=") ? 0 : ZONES.indexOf("\n" + name + "=") + 1;
+    if (at > 0 || ZONES.startsWith(name + "=")) return [name, at, ZONES.indexOf("\n", at)];
     if (!zoneIndex) {
       zoneIndex = new Map();
       let i = 0;
@@ -557,9 +562,15 @@
       }
       return day / 1000 + d.secs;
     };
+    const years = new Map();
     const transitions = (y) => {
-      const a = [local(start, y) - std, dstOff], b = [local(end, y) - dstOff, std];
-      return a[0] < b[0] ? [a, b] : [b, a];
+      let t = years.get(y);
+      if (t === undefined) {
+        const a = [local(start, y) - std, dstOff], b = [local(end, y) - dstOff, std];
+        t = a[0] < b[0] ? [a, b] : [b, a];
+        if (years.size < 512) years.set(y, t);
+      }
+      return t;
     };
     return {
       dst: true,
@@ -845,12 +856,36 @@
     if (caseFirst === undefined) caseFirst = ext.kf && ["upper", "lower", "false"].includes(ext.kf) ? ext.kf : "false";
     const sensitivity = opt(o, "sensitivity", ["base", "accent", "case", "variant"], "variant");
     const ignorePunctuation = opt(o, "ignorePunctuation", "boolean", false);
-    colSlots.set(this, { locale, shown, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, lang: locale.slice(0, 2) });
+    const lang = locale.slice(0, 2), kk = lang + numeric + ignorePunctuation;
+    if (!KEYS.has(kk)) KEYS.set(kk, new Map());
+    colSlots.set(this, { keys: KEYS.get(kk), locale, shown, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst, lang: locale.slice(0, 2) });
   }
   // keys are [primary, secondary, tertiary] arrays; a primary may carry a
   // number for a run of digits (numeric).
-  const collKeys = (r, s) => {
+  // keysOf caches a collator's keys by string: a sort compares each string
+  // many times, and building its keys is the costly part.
+  // Collators that build the same keys share them (localeCompare with options
+  // makes a collator per call).
+  const KEY_CACHE = 4096;
+  const KEYS = new Map();
+  const keysOf = (r, s) => {
     s = str(s);
+    let k = r.keys.get(s);
+    if (k === undefined) {
+      k = collKeys(r, s);
+      if (r.keys.size >= KEY_CACHE) r.keys.clear();
+      r.keys.set(s, k);
+    }
+    return k;
+  };
+  // ASCII's weights, once: [primary, variable] by character code.
+  const ASCII = [];
+  for (let c = 0; c < 128; c++) {
+    const ch = String.fromCharCode(c), k = PUNCT.indexOf(ch);
+    ASCII.push(k >= 0 ? [1 + k, k < SYMBOLS_FROM] : c >= 48 && c <= 57 ? [10000 + c - 48, false] : /[A-Za-z]/.test(ch) ? [100000 + ch.toLowerCase().charCodeAt(0), false]
+      : /\s/.test(ch) ? [1, true] : [100 + c, true]);
+  }
+  const collKeys = (r, s) => {
     if ((r.lang === "zh" || r.lang === "ja" || r.lang === "ko") && HAN.test(s)) throw new Err(`Intl: ${r.locale} ordering of Han ideographs is not available in this sandbox`);
     let t = "";
     const expanded = [];
@@ -861,7 +896,14 @@
     if (!/^[\x00-\x7f]*$/.test(t)) t = t.normalize("NFD");
     const p = [], sec = [], ter = [];
     for (let i = 0; i < t.length; i++) {
-      const ch = t[i], cp = t.codePointAt(i);
+      const cp = t.codePointAt(i);
+      if (cp < 128 && !(r.numeric && cp >= 48 && cp <= 57)) {
+        const w = ASCII[cp];
+        if (w[1] && r.ignorePunctuation) continue;
+        p.push(w[0]); sec.push(expanded[i] ? 1 : 0); ter.push(cp >= 65 && cp <= 90 ? 1 : 0);
+        continue;
+      }
+      const ch = t[i];
       if (cp > 0xffff) i++;
       if (MARK.test(ch)) {
         if (r.lang === "es" && cp === 0x303 && p.length && (p[p.length - 1] === 100000 + 110)) { p[p.length - 1] += 0.5; continue; }
@@ -907,7 +949,7 @@
     return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
   };
   const compare = (r, a, b) => {
-    const x = collKeys(r, a), y = collKeys(r, b);
+    const x = keysOf(r, a), y = keysOf(r, b);
     let c = cmpArr(x[0], y[0]);
     if (c || r.sensitivity === "base") return c;
     if (r.sensitivity !== "case") { c = cmpArr(x[1], y[1]); if (c || r.sensitivity === "accent") return c; }
@@ -1046,27 +1088,52 @@
   // One formatter per locale argument when there are no options: a loop of
   // toLocaleString calls does not rebuild it.
   const memo = new Map();
+  // With options, each option is read once, in the constructor's order, into
+  // a plain object; equal readings share a formatter, so a loop of
+  // x.toLocaleString("en-US", { style: "currency", ... }) builds one.
+  const READS = {
+    n: ["localeMatcher", "numberingSystem", "style", "currency", "currencyDisplay", "currencySign", "unit", "unitDisplay", "notation",
+      "minimumIntegerDigits", "minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits",
+      "roundingIncrement", "roundingMode", "roundingPriority", "trailingZeroDisplay", "compactDisplay", "useGrouping", "signDisplay"],
+    d: ["localeMatcher", "calendar", "numberingSystem", "hour12", "hourCycle", "timeZone", "weekday", "era", "year", "month", "day", "dayPeriod",
+      "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName", "formatMatcher", "dateStyle", "timeStyle"],
+    c: ["usage", "localeMatcher", "collation", "numeric", "caseFirst", "sensitivity", "ignorePunctuation"],
+  };
   const cached = (kind, locales, opts, make) => {
-    if (opts !== undefined || (locales !== undefined && typeof locales !== "string")) return make();
-    const k = kind + "|" + (locales === undefined ? "" : locales);
+    if (locales !== undefined && typeof locales !== "string") return make(opts);
+    let k = kind + "|" + (locales === undefined ? "" : locales);
+    if (opts !== undefined) {
+      if (opts === null) return make(opts);
+      const o = Object(opts), read = {};
+      let plain = true;
+      for (const n of READS[kind[0]]) {
+        const v = o[n];
+        if (v === undefined) continue;
+        read[n] = v;
+        if ((typeof v === "object" && v !== null) || typeof v === "function" || typeof v === "symbol") plain = false;
+      }
+      if (!plain) return make(read);
+      k += "|" + JSON.stringify(read);
+      opts = read;
+    }
     let f = memo.get(k);
-    if (!f) { f = make(); if (memo.size < 64) memo.set(k, f); }
+    if (!f) { f = make(opts); if (memo.size < 256) memo.set(k, f); }
     return f;
   };
   const numberValue = Number.prototype.valueOf, bigintValue = BigInt.prototype.valueOf, dateValue = Date.prototype.getTime;
   define(Number.prototype, "toLocaleString", function toLocaleString(locales, opts) {
     const x = numberValue.call(this);
-    return cached("n", locales, opts, () => new NumberFormat(locales, opts)).format(x);
+    return cached("n", locales, opts, (o) => new NumberFormat(locales, o)).format(x);
   });
   define(BigInt.prototype, "toLocaleString", function toLocaleString(locales, opts) {
     const x = bigintValue.call(this);
-    return cached("n", locales, opts, () => new NumberFormat(locales, opts)).format(x);
+    return cached("n", locales, opts, (o) => new NumberFormat(locales, o)).format(x);
   });
   const dateMethod = (name, required, defaults) => define(Date.prototype, name, {
     [name](locales, opts) {
       const t = dateValue.call(this);
       if (isNaN(t)) return "Invalid Date";
-      return cached(name, locales, opts, () => { const f = Object.create(DateTimeFormat.prototype); init(f, locales, opts, required, defaults); return f; }).format(t);
+      return cached("d" + name, locales, opts, (o) => { const f = Object.create(DateTimeFormat.prototype); init(f, locales, o, required, defaults); return f; }).format(t);
     },
   }[name]);
   dateMethod("toLocaleString", "any", "all");
@@ -1074,7 +1141,7 @@
   dateMethod("toLocaleTimeString", "time", "time");
   define(String.prototype, "localeCompare", function localeCompare(that, locales, opts) {
     if (this === undefined || this === null) throw new TypeErr("String.prototype.localeCompare called on null or undefined");
-    return cached("c", locales, opts, () => new Collator(locales, opts)).compare(str(this), str(that));
+    return cached("c", locales, opts, (o) => new Collator(locales, o)).compare(str(this), str(that));
   });
   define(Array.prototype, "toLocaleString", function toLocaleString(locales, opts) {
     const o = Object(this), n = o.length >>> 0;
