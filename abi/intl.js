@@ -15,6 +15,8 @@
   const Err = RangeError, TypeErr = TypeError;
   const define = (o, name, value) => Object.defineProperty(o, name, { value, writable: true, enumerable: false, configurable: true });
   const MAX_LIST = 100000;
+  // clip keeps an echoed argument short in an error message.
+  const clip = (v) => { const t = str(v); return t.length > 64 ? t.slice(0, 64) + "…" : t; };
 
   // ---- Locales ----------------------------------------------------------
   const SUPPORTED = Object.keys(LOC).filter((k) => k[0] !== "$");
@@ -30,7 +32,7 @@
   const TAG = /^([a-z]{2,3})(?:-([a-z]{4}))?(?:-([a-z]{2}|\d{3}))?((?:-[a-wyz0-9](?:-[a-z0-9]{2,8})+)*)(?:-x(?:-[a-z0-9]{1,8})+)?$/i;
   const canonical = (tag) => {
     if (typeof tag !== "string" && (typeof tag !== "object" || tag === null)) throw new TypeErr("Language ID should be string or object.");
-    const s = str(tag), m = TAG.exec(s);
+    const s = str(tag), m = s.length <= 255 ? TAG.exec(s) : null; // no tag is longer; nor does the match run on megabytes
     if (!m) throw new Err("Incorrect locale information provided");
     let out = m[1].toLowerCase();
     if (m[2]) out += "-" + m[2][0].toUpperCase() + m[2].slice(1).toLowerCase();
@@ -52,7 +54,8 @@
   const list = (locales) => {
     if (locales === undefined) return [];
     if (typeof locales === "string" || (typeof locales === "object" && locales !== null && !isArray(locales) && locales instanceof IntlLocale)) return [canonical(str(locales))];
-    const o = Object(locales), n = Math.min(o.length >>> 0, MAX_LIST), out = [];
+    const o = Object(locales), n = o.length >>> 0, out = [];
+    if (n > MAX_LIST) throw new Err(`Intl: a list of more than ${MAX_LIST} locales is not negotiated`);
     for (let i = 0; i < n; i++) if (i in o) out.push(canonical(o[i]));
     return out;
   };
@@ -71,16 +74,16 @@
     let found, c;
     for (c of all) if ((found = match(c))) break;
     if (!found) {
-      if (all.length) throw new Err(`Intl: locale "${all[0].tag}" is not available in this sandbox (available: ${available()}, and their languages alone)`);
+      if (all.length) throw new Err(`Intl: locale "${clip(all[0].tag)}" is not available in this sandbox (available: ${available()}, and their languages alone)`);
       found = "en-US";
       c = { ext: {}, base: "en-US" };
     }
     const ext = {};
     let shown = c.base;
     for (const [k, v] of Object.entries(c.ext)) {
-      if (k === "nu" && v !== "latn") throw new Err(`Intl: numbering system "${v}" is not available (only latn)`);
-      if (k === "ca" && v !== "gregory") throw new Err(`Intl: calendar "${v}" is not available (only gregory)`);
-      if (k === "co" && v !== "standard" && v !== "default") throw new Err(`Intl: collation "${v}" is not available`);
+      if (k === "nu" && v !== "latn") throw new Err(`Intl: numbering system "${clip(v)}" is not available (only latn)`);
+      if (k === "ca" && v !== "gregory") throw new Err(`Intl: calendar "${clip(v)}" is not available (only gregory)`);
+      if (k === "co" && v !== "standard" && v !== "default") throw new Err(`Intl: collation "${clip(v)}" is not available`);
       if (keys.includes(k)) { ext[k] = v; shown += (shown.includes("-u-") ? "-" : "-u-") + k + (v === "true" ? "" : "-" + v); }
     }
     // locale is the data's; shown is what resolvedOptions reports, as Node
@@ -95,7 +98,7 @@
     if (v === undefined) return fallback;
     if (values === "boolean") return Boolean(v);
     v = str(v);
-    if (values && !values.includes(v)) throw new Err(`Value ${v} out of range for Intl options property ${name}`);
+    if (values && !values.includes(v)) throw new Err(`Value ${clip(v)} out of range for Intl options property ${name}`);
     return v;
   };
   const numOpt = (o, name, min, max, fallback) => {
@@ -203,7 +206,7 @@
   const nfSlots = new WeakMap();
   const slot = (m, o, what) => {
     const s = m.get(o);
-    if (!s) throw new TypeErr(`Method ${what} called on incompatible receiver ${typeof o === "object" ? "object" : str(o)}`);
+    if (!s) throw new TypeErr(`Method ${what} called on incompatible receiver ${typeof o === "object" ? "object" : clip(o)}`);
     return s;
   };
 
@@ -216,11 +219,11 @@
     opt(o, "numberingSystem", ["latn"]);
     r.style = opt(o, "style", ["decimal", "percent", "currency", "unit"], "decimal");
     const currency = opt(o, "currency");
-    if (currency !== undefined && !/^[a-z]{3}$/i.test(currency)) throw new Err("Invalid currency code : " + currency);
+    if (currency !== undefined && !/^[a-z]{3}$/i.test(currency)) throw new Err("Invalid currency code : " + clip(currency));
     r.currencyDisplay = opt(o, "currencyDisplay", ["code", "symbol", "narrowSymbol", "name"], "symbol");
     r.currencySign = opt(o, "currencySign", ["standard", "accounting"], "standard");
     const unit = opt(o, "unit");
-    if (unit !== undefined && !wellFormedUnit(unit)) throw new Err("Invalid unit argument for Intl.NumberFormat() '" + unit + "'");
+    if (unit !== undefined && !wellFormedUnit(unit)) throw new Err("Invalid unit argument for Intl.NumberFormat() '" + clip(unit) + "'");
     r.unitDisplay = opt(o, "unitDisplay", ["short", "narrow", "long"], "short");
     if (r.style === "currency") {
       if (currency === undefined) throw new TypeErr("Currency code is required with currency style.");
@@ -229,7 +232,7 @@
     }
     if (r.style === "unit") {
       if (unit === undefined) throw new TypeErr("Unit is required with unit style.");
-      if (!(unit in data(locale, "num").unit)) throw new Err(`Intl: unit "${unit}" is not available in this sandbox (available: ${Object.keys(data(locale, "num").unit).join(", ")})`);
+      if (!(unit in data(locale, "num").unit)) throw new Err(`Intl: unit "${clip(unit)}" is not available in this sandbox (available: ${Object.keys(data(locale, "num").unit).join(", ")})`);
       r.unit = unit;
     }
     r.notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard");
@@ -482,12 +485,12 @@
     if (z) return z;
     const m = OFFSET_ZONE.exec(key);
     if (m) {
-      if (Number(m[2]) > 23 || Number(m[3]) > 59) throw new Err("Invalid time zone specified: " + key);
+      if (Number(m[2]) > 23 || Number(m[3]) > 59) throw new Err("Invalid time zone specified: " + clip(key));
       const off = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 3600 + Number(m[3]) * 60);
       z = { id: m[1] + m[2] + ":" + m[3], fixed: true, offsetAt: () => off, std: () => off };
     } else {
       let line = zoneLine(key);
-      if (!line) throw new Err(`Invalid time zone specified: ${key}`);
+      if (!line) throw new Err(`Invalid time zone specified: ${clip(key)}`);
       let id = line[0];
       if (/^(etc\/)?(utc|gmt|uct|zulu|universal|greenwich)(0|[+-]0)?$/i.test(id) || /^etc\/(utc|uct|zulu|universal|gmt|greenwich)$/i.test(id)) id = "UTC";
       let body = ZONES.slice(line[1] + line[0].length + 1, line[2]);
@@ -634,9 +637,9 @@
     const r = { locale, shown, calendar: "gregory", numberingSystem: "latn" };
     opt(o, "localeMatcher", ["lookup", "best fit"]);
     const cal = opt(o, "calendar");
-    if (cal !== undefined && cal !== "gregory") throw new Err(`Intl: calendar "${cal}" is not available (only gregory)`);
+    if (cal !== undefined && cal !== "gregory") throw new Err(`Intl: calendar "${clip(cal)}" is not available (only gregory)`);
     const nu = opt(o, "numberingSystem");
-    if (nu !== undefined && nu !== "latn") throw new Err(`Intl: numbering system "${nu}" is not available (only latn)`);
+    if (nu !== undefined && nu !== "latn") throw new Err(`Intl: numbering system "${clip(nu)}" is not available (only latn)`);
     const hour12 = opt(o, "hour12", "boolean");
     let hc = opt(o, "hourCycle", ["h11", "h12", "h23", "h24"]);
     if (hour12 !== undefined) hc = undefined;
@@ -849,7 +852,7 @@
     const usage = opt(o, "usage", ["sort", "search"], "sort");
     opt(o, "localeMatcher", ["lookup", "best fit"]);
     const collation = opt(o, "collation");
-    if (collation !== undefined && collation !== "default" && collation !== "standard") throw new Err(`Intl: collation "${collation}" is not available`);
+    if (collation !== undefined && collation !== "default" && collation !== "standard") throw new Err(`Intl: collation "${clip(collation)}" is not available`);
     let numeric = opt(o, "numeric", "boolean");
     if (numeric === undefined) numeric = ext.kn === "true" || ext.kn === "";
     let caseFirst = opt(o, "caseFirst", ["upper", "lower", "false"]);
@@ -977,7 +980,7 @@
     const o = options(opts);
     opt(o, "localeMatcher", ["lookup", "best fit"]);
     const nu = opt(o, "numberingSystem");
-    if (nu !== undefined && nu !== "latn") throw new Err(`Intl: numbering system "${nu}" is not available (only latn)`);
+    if (nu !== undefined && nu !== "latn") throw new Err(`Intl: numbering system "${clip(nu)}" is not available (only latn)`);
     const style = opt(o, "style", ["long", "short", "narrow"], "long"), numeric = opt(o, "numeric", ["always", "auto"], "always");
     rtfSlots.set(this, { locale, shown, style, numeric, numberingSystem: "latn", nf: nfSlots.get(new NumberFormat(locale)) });
   }
@@ -986,7 +989,7 @@
     if (!isFinite(v)) throw new Err("Invalid value");
     let u = str(unit);
     if (u.endsWith("s")) u = u.slice(0, -1);
-    if (!REL_UNITS.includes(u)) throw new Err(`Invalid unit argument for format() '${str(unit)}'`);
+    if (!REL_UNITS.includes(u)) throw new Err(`Invalid unit argument for format() '${clip(unit)}'`);
     const all = data(r.locale, "rel")[u];
     const st = all[r.style] || (r.style === "narrow" ? all.short : undefined) || all.long;
     if (r.numeric === "auto" && st[2][str(v)] !== undefined && !Object.is(v, -0)) return [{ type: "literal", value: st[2][str(v)] }];
@@ -1027,24 +1030,33 @@
     }
     return out;
   };
-  const listParts = (r, list) => {
+  // eachSeparated calls piece(text, isElement) in order; format joins the
+  // pieces as they come (a long list builds no part objects).
+  const eachSeparated = (r, list, piece) => {
     const xs = items(list), [pair, start, middle, end] = data(r.locale, "list")[r.type + "-" + r.style];
-    const out = [];
-    const sep = (s, next) => {
-      if (r.locale === "es-ES") {
-        if (s === " y " && /^(i|hi)(?![aeiouáéíóú])/i.test(next) && !/^hi[aeiou]/i.test(next)) s = " e ";
-        if (s === " o " && (/^(o|ho)/i.test(next) || /^8/.test(next) || /^11(\D|$)/.test(next))) s = " u ";
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i];
+      if (i > 0) {
+        let s = xs.length === 2 ? pair : i === xs.length - 1 ? end : i === 1 ? start : middle;
+        if (r.locale === "es-ES") { // y before an i sound is e, o before an o sound is u
+          if (s === " y " && /^(i|hi)(?![aeiouáéíóú])/i.test(x) && !/^hi[aeiou]/i.test(x)) s = " e ";
+          if (s === " o " && (/^(o|ho)/i.test(x) || /^8/.test(x) || /^11(\D|$)/.test(x))) s = " u ";
+        }
+        piece(s, false);
       }
-      out.push({ type: "literal", value: s });
-    };
-    xs.forEach((x, i) => {
-      if (i > 0) sep(xs.length === 2 ? pair : i === xs.length - 1 ? end : i === 1 ? start : middle, x);
-      out.push({ type: "element", value: x });
-    });
-    return out;
+      piece(x, true);
+    }
   };
-  define(ListFormat.prototype, "format", function format(list) { return join(listParts(slot(lfSlots, this, "Intl.ListFormat.prototype.format"), list)); });
-  define(ListFormat.prototype, "formatToParts", function formatToParts(list) { return listParts(slot(lfSlots, this, "Intl.ListFormat.prototype.formatToParts"), list); });
+  define(ListFormat.prototype, "format", function format(list) {
+    const parts = [];
+    eachSeparated(slot(lfSlots, this, "Intl.ListFormat.prototype.format"), list, (s) => { parts.push(s); });
+    return parts.join("");
+  });
+  define(ListFormat.prototype, "formatToParts", function formatToParts(list) {
+    const out = [];
+    eachSeparated(slot(lfSlots, this, "Intl.ListFormat.prototype.formatToParts"), list, (s, el) => { out.push({ type: el ? "element" : "literal", value: s }); });
+    return out;
+  });
   define(ListFormat.prototype, "resolvedOptions", function resolvedOptions() {
     const r = slot(lfSlots, this, "Intl.ListFormat.prototype.resolvedOptions");
     return { locale: r.shown, type: r.type, style: r.style };
