@@ -465,6 +465,9 @@
   const zoneLine = (name) => {
     const at = ZONES.startsWith(name + "=") ? 0 : ZONES.indexOf("\n" + name + "=") + 1;
     if (at > 0 || ZONES.startsWith(name + "=")) return [name, at, ZONES.indexOf("\n", at)];
+    return zoneIndexed().get(name.toLowerCase());
+  };
+  const zoneIndexed = () => {
     if (!zoneIndex) {
       zoneIndex = new Map();
       let i = 0;
@@ -474,7 +477,7 @@
         i = e + 1;
       }
     }
-    return zoneIndex.get(name.toLowerCase());
+    return zoneIndex;
   };
   const zoneCache = new Map();
   const OFFSET_ZONE = /^([+-])(\d{2}):?(\d{2})$/;
@@ -1089,7 +1092,7 @@
       case "collation": return ["default"];
       case "currency": return Object.keys(CUR_DIGITS).sort();
       case "numberingSystem": return ["latn"];
-      case "timeZone": { zoneLine("UTC"); return [...zoneIndex.values()].map((v) => v[0]).filter((n) => n.includes("/") && !/^(Etc|SystemV|US|posix|right)\//.test(n)).sort(); }
+      case "timeZone": { return [...zoneIndexed().values()].map((v) => v[0]).filter((n) => n.includes("/") && !/^(Etc|SystemV|US|posix|right)\//.test(n)).sort(); }
       case "unit": return Object.keys(data("en-US", "num").unit).sort();
       default: throw new Err("Invalid key : " + str(key));
     }
