@@ -238,8 +238,10 @@
     r.notation = opt(o, "notation", ["standard", "scientific", "engineering", "compact"], "standard");
     if (r.notation === "scientific" || r.notation === "engineering") throw new Err(`Intl: notation "${r.notation}" is not available in this sandbox`);
     const cd = r.style === "currency" ? CUR_DIGITS[r.currency] : 0;
-    const minDef = r.style === "currency" && r.notation !== "compact" ? cd : 0;
-    const maxDef = r.style === "currency" && r.notation !== "compact" ? Math.max(cd, minDef) : r.style === "percent" ? 0 : r.notation === "compact" ? 0 : 3;
+    // The defaults when fraction digits are asked for (compact without them
+    // rounds its own way, below).
+    const minDef = r.style === "currency" ? cd : 0;
+    const maxDef = r.style === "currency" ? cd : r.style === "percent" ? 0 : 3;
     r.minimumIntegerDigits = numOpt(o, "minimumIntegerDigits", 1, 21, 1);
     const mnfd = o.minimumFractionDigits, mxfd = o.maximumFractionDigits, mnsd = o.minimumSignificantDigits, mxsd = o.maximumSignificantDigits;
     r.roundingIncrement = numOpt(o, "roundingIncrement", 1, 5000, 1);
@@ -374,14 +376,14 @@
         if (showMinus && !/[-(]/.test(pre + suf)) pre = "-" + pre;
       }
     } else if (r.style === "percent") {
-      [pre, suf] = n.pct[showMinus ? 1 : 0];
+      [pre, suf] = n[r.notation === "compact" ? "pctCompact" : "pct"][showMinus ? 1 : 0];
     } else if (r.style === "unit") {
       const u = n.unit[r.unit];
       [pre, suf] = byCat(u[r.unitDisplay] || u.short, cat);
-      if (showMinus) pre = "-" + pre;
+      if (showMinus) pre += "-"; // the sign is the number's: 時速 -5 キロメートル
       textType = "unit";
     } else if (showMinus) pre = "-";
-    if (showPlus) pre = pre.includes("-") ? pre.replace("-", "+") : "+" + pre;
+    if (showPlus) pre = pre.includes("-") ? pre.replace("-", "+") : r.style === "unit" ? pre + "+" : "+" + pre;
     if (compactAffix) {
       const [cp, cs] = byCat(compactAffix, cat);
       // Compact words sit next to the number, inside the style's affixes.

@@ -349,6 +349,8 @@ function numbers(loc) {
     dec: val(p, "decimal"), grp: val(p, "group"), minus: val(p, "minusSign"), plus: val(parts(1, { signDisplay: "always" }), "plusSign"),
     minGroup: parts(1000).some((x) => x.type === "group") ? 1 : 2,
     pct: [affix(parts(0.5, { style: "percent" })), affix(parts(-0.5, { style: "percent" }))],
+    // ICU spaces compact percents apart from the others in some locales.
+    pctCompact: [affix(parts(0.5, { style: "percent", notation: "compact" })), affix(parts(-0.5, { style: "percent", notation: "compact" }))],
     nan: val(parts(NaN), "nan"), inf: val(parts(Infinity), "infinity"),
     currency, compact, unit,
   };

@@ -47,6 +47,9 @@ nf("ko-KR", { style: "currency", currency: "KRW" }, "5110");
 nf("zh-CN", { style: "currency", currency: "CNY" }, "5110");
 nf("pt-BR", { style: "currency", currency: "BRL" }, "5110.25");
 nf("es-ES", {}, "12345");
+nf("ja-JP", { style: "unit", unit: "kilometer-per-hour", unitDisplay: "long" }, "-5");
+nf("de-DE", { style: "currency", currency: "GBP", notation: "compact", maximumFractionDigits: 1 }, "0");
+nf("fr-FR", { style: "percent", notation: "compact" }, "0.5");
 add(`JSON.stringify(new Intl.NumberFormat("en-US", {style: "currency", currency: "USD"}).formatToParts(-1234.5))`);
 add(`JSON.stringify(new Intl.NumberFormat("de-DE", {style: "percent"}).formatToParts(0.5))`);
 
