@@ -78,5 +78,13 @@ const c = new Intl.Collator("en", { numeric: true });
 return [[1, 2.5].map(nf.format), ["b10", "b9", "A1"].sort(c.compare), typeof Intl, Object.prototype.toString.call(nf),
   (1234.5).toLocaleString() === new Intl.NumberFormat().format(1234.5), Intl.supportedValuesOf("timeZone").includes("America/New_York")]`,
 			`[["$1.00","$2.50"],["A1","b9","b10"],"object","[object Intl.NumberFormat]",true,true]`),
+		// Formatters, their parsed data and caches are heap objects: a
+		// snapshot carries them, and the restored cell goes on with them.
+		{Name: "intl/formatters survive a snapshot", Needs: needSnapshot, Script: []Action{Snapshot(), Resolve(1, `0`)}, Source: `
+const when = new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", timeStyle: "short" });
+const before = [when.format(Date.UTC(2026, 6, 1, 12)), ["b", "a"].sort((x, y) => x.localeCompare(y))];
+await __cm_bridge.request("a", "1");
+return [before, when.format(Date.UTC(2026, 0, 1, 12)), (5110).toLocaleString("de-DE"), new Intl.PluralRules("ru-RU").select(3)]`,
+			Want: `{"status":"completed","value":[["8:00 AM",["a","b"]],"7:00 AM","5.110","few"]}`},
 	}
 }
