@@ -48,7 +48,7 @@ func (s *server) call(ctx context.Context, name, progress string, input json.Raw
 	if res.IsError {
 		details["isError"] = true
 	}
-	return tool.Result{Content: content, Details: details}, nil
+	return s.clean(tool.Result{Content: content, Details: details}), nil
 }
 
 // arguments is the tools/call arguments object: {} for a missing or null
@@ -127,7 +127,7 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 		}
 		return nil, s.callError(ctx, session, method, err)
 	}
-	return res, nil
+	return s.cleanAny(res), nil
 }
 
 // checkInputSchema returns the tool's input schema as JSON, or why it cannot

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -57,6 +58,7 @@ type server struct {
 	refresh chan struct{} // tools/list_changed, coalesced
 	calls   inflight      // tools/call in flight, by scope, for the relay
 
+	pins  pinState          // the last listing and what of it is held back (pins.go)
 	proc  *process          // the last stdio process started; the supervisor's alone
 	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
 }
@@ -278,6 +280,7 @@ func (s *server) current() (*sdk.ClientSession, error) {
 // warning.
 func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]tool.Tool, error) {
 	var out []tool.Tool
+	var defs []store.Definition
 	seen := map[string]bool{}
 	cursor := ""
 	for page := 0; ; page++ {
@@ -302,9 +305,10 @@ func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]t
 			}
 			seen[t.Name] = true
 			out = append(out, ht)
+			defs = append(defs, definition(t))
 		}
 		if res.NextCursor == "" || res.NextCursor == cursor {
-			return out, nil
+			return s.vet(ctx, out, defs), nil
 		}
 		cursor = res.NextCursor
 	}
@@ -337,6 +341,9 @@ func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
 		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
+			if err := s.withheld(name); err != nil {
+				return tool.Result{}, err
+			}
 			token, end := s.calls.begin(call.Scope)
 			defer end()
 			return s.call(ctx, name, token, call.Input)
