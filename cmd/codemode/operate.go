@@ -48,7 +48,7 @@ func (f opsFlags) setup(opts *mcpserve.Options, so *serveSettings, stderr io.Wri
 		return nil, nil, err
 	}
 	so.redactor = &ops.Redactor{}
-	so.redactor.Add(opts.Token)
+	so.secret(opts.Token)
 	logger := slog.New(dropConfigWarnings{so.redactor.Handler(h)})
 	so.observer = &mcpserve.Observer{}
 	opts.Logger, opts.Observer, so.metrics = logger, so.observer, opts.Metrics
@@ -67,8 +67,12 @@ func (f opsFlags) setup(opts *mcpserve.Options, so *serveSettings, stderr io.Wri
 	}, nil
 }
 
-// secret adds values that must never reach the log.
+// secret adds values that must never reach the log, nor (with redact on)
+// the model.
 func (so *serveSettings) secret(values ...string) {
+	if so != nil {
+		so.secrets = append(so.secrets, values...)
+	}
 	if so != nil && so.redactor != nil {
 		so.redactor.Add(values...)
 	}
