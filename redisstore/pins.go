@@ -57,17 +57,24 @@ func (x *Pins) decode(id, v string) (store.Pin, error) {
 	return p, nil
 }
 
-func (x *Pins) Put(ctx context.Context, p store.Pin) error {
-	if p.ID == "" {
-		return fmt.Errorf("pin store: a pin needs an id")
+func (x *Pins) Put(ctx context.Context, pins ...store.Pin) error {
+	if len(pins) == 0 {
+		return nil
 	}
-	body, err := json.Marshal(p)
-	if err != nil {
-		return fmt.Errorf("pin store: %w", err)
+	fields := make([]any, 0, 2*len(pins))
+	for _, p := range pins {
+		if p.ID == "" {
+			return fmt.Errorf("pin store: a pin needs an id")
+		}
+		body, err := json.Marshal(p)
+		if err != nil {
+			return fmt.Errorf("pin store: %w", err)
+		}
+		fields = append(fields, p.ID, x.s.sign(rolePin, p.ID, body))
 	}
 	ctx, cancel := x.s.op(ctx)
 	defer cancel()
-	if err := x.s.rdb.HSet(ctx, x.key(), p.ID, x.s.sign(rolePin, p.ID, body)).Err(); err != nil {
+	if err := x.s.rdb.HSet(ctx, x.key(), fields...).Err(); err != nil {
 		return fmt.Errorf("pin store: %w", x.s.fail(ctx, err))
 	}
 	return nil

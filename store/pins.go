@@ -17,15 +17,16 @@ import (
 // (or last approved), so that a tool whose server changes its description
 // or schema later is held back until a person approves the change. Keys
 // are catalog ids (mcp:<server>:<tool>). Methods must be safe for
-// concurrent use; a Put replaces the whole record (the last writer wins).
+// concurrent use; a Put replaces whole records (the last writer wins).
 //
 // Implementations: [NewMemoryPins], [NewFilePins] and the Redis store's
 // Pins in package redisstore.
 type Pins interface {
 	// Get returns the pin of id, or ok false when it has none.
 	Get(ctx context.Context, id string) (pin Pin, ok bool, err error)
-	// Put stores pin under pin.ID.
-	Put(ctx context.Context, pin Pin) error
+	// Put stores each pin under its ID, in one write where the store can:
+	// a server's first listing pins all its tools at once.
+	Put(ctx context.Context, pins ...Pin) error
 	// List returns every pin, sorted by id.
 	List(ctx context.Context) ([]Pin, error)
 }
@@ -103,13 +104,24 @@ func (m *memoryPins) Get(_ context.Context, id string) (Pin, bool, error) {
 	return clonePin(p), ok, nil
 }
 
-func (m *memoryPins) Put(_ context.Context, p Pin) error {
-	if p.ID == "" {
-		return errors.New("pin store: a pin needs an id")
+func (m *memoryPins) Put(_ context.Context, pins ...Pin) error {
+	if err := checkIDs(pins); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.pins[p.ID] = clonePin(p)
+	for _, p := range pins {
+		m.pins[p.ID] = clonePin(p)
+	}
+	return nil
+}
+
+func checkIDs(pins []Pin) error {
+	for _, p := range pins {
+		if p.ID == "" {
+			return errors.New("pin store: a pin needs an id")
+		}
+	}
 	return nil
 }
 
@@ -196,9 +208,9 @@ func (f *filePins) Get(_ context.Context, id string) (Pin, bool, error) {
 	return p, ok, nil
 }
 
-func (f *filePins) Put(_ context.Context, p Pin) error {
-	if p.ID == "" {
-		return errors.New("pin store: a pin needs an id")
+func (f *filePins) Put(_ context.Context, add ...Pin) error {
+	if err := checkIDs(add); err != nil {
+		return err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -206,7 +218,9 @@ func (f *filePins) Put(_ context.Context, p Pin) error {
 	if err != nil {
 		return err
 	}
-	pins[p.ID] = p
+	for _, p := range add {
+		pins[p.ID] = p
+	}
 	b, err := json.MarshalIndent(pinFile{pins}, "", "  ")
 	if err != nil {
 		return fmt.Errorf("pin store: %w", err)

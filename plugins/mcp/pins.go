@@ -172,35 +172,43 @@ func (s *server) vetLocked(ctx context.Context) []tool.Tool {
 		known = known || strings.HasPrefix(pin.ID, toolID(s.name, ""))
 	}
 	var out []tool.Tool
+	var put []store.Pin // written at once: a first listing pins every tool
+	defer func() {
+		if len(put) > 0 {
+			if err := s.c.pins.Put(ctx, put...); err != nil {
+				s.log().Error("MCP tool pins not stored", "pins", len(put), "error", err)
+			}
+		}
+	}()
 	for i, t := range p.listed {
 		id, d := toolID(s.name, t.Name), p.defs[i]
 		pin, ok := pins[id]
 		switch {
 		case !ok && s.cfg.Trust == TrustStrict && known:
 			pin = store.Pin{ID: id, Changed: &d}
-			s.putPin(ctx, pin)
+			put = append(put, pin)
 			held[t.Name] = quarantine(pin)
 			s.log().Warn("MCP tool quarantined: new on a server whose tools are pinned (trust strict)", "tool", id, "hash", short(d.Hash))
 			s.c.countPin(s.name, PinQuarantined)
 			continue
 		case !ok:
-			s.putPin(ctx, store.Pin{ID: id, Definition: d})
+			put = append(put, store.Pin{ID: id, Definition: d})
 			s.log().Debug("MCP tool pinned", "tool", id, "hash", short(d.Hash))
 			s.c.countPin(s.name, PinPinned)
 		case pin.Hash == d.Hash:
 			if pin.Changed != nil { // changed back before anyone approved
 				pin.Changed = nil
-				s.putPin(ctx, pin)
+				put = append(put, pin)
 			}
 		case s.cfg.Trust == TrustAuto:
 			s.log().Warn("MCP tool definition changed; re-pinned (trust auto)", "tool", id,
 				"changed", pin.ChangedFields(d), "was", short(pin.Hash), "now", short(d.Hash))
-			s.putPin(ctx, store.Pin{ID: id, Definition: d})
+			put = append(put, store.Pin{ID: id, Definition: d})
 			s.c.countPin(s.name, PinRepinned)
 		default:
 			if pin.Changed == nil || pin.Changed.Hash != d.Hash {
 				pin.Changed = &d
-				s.putPin(ctx, pin)
+				put = append(put, pin)
 				s.log().Warn("MCP tool quarantined: its definition changed since it was pinned", "tool", id,
 					"changed", pin.ChangedFields(d), "was", short(pin.Hash), "now", short(d.Hash))
 				s.c.countPin(s.name, PinQuarantined)
@@ -215,12 +223,6 @@ func (s *server) vetLocked(ctx context.Context) []tool.Tool {
 
 func quarantine(pin store.Pin) *QuarantineError {
 	return &QuarantineError{ID: pin.ID, Pinned: pin.Definition, Seen: *pin.Changed, Fields: pin.ChangedFields(*pin.Changed)}
-}
-
-func (s *server) putPin(ctx context.Context, pin store.Pin) {
-	if err := s.c.pins.Put(ctx, pin); err != nil {
-		s.log().Error("MCP tool pin not stored", "tool", pin.ID, "error", err)
-	}
 }
 
 // withheld is the error of a call to a held-back tool (from a run prepared

@@ -220,3 +220,39 @@ func (f *failingPins) List(ctx context.Context) ([]store.Pin, error) {
 	}
 	return f.Pins.List(ctx)
 }
+
+// A server with thousands of tools, odd names and a megabyte description
+// pins them in one write and quarantines them all when every one changes;
+// a name that holds ':' still maps to its own id.
+func TestPinsHostileServer(t *testing.T) {
+	many := func(v string) *sdk.Server {
+		s := sdk.NewServer(&sdk.Implementation{Name: "many", Version: "1"}, &sdk.ServerOptions{PageSize: 500})
+		obj := json.RawMessage(`{"type":"object"}`)
+		h := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil }
+		for i := range 2000 {
+			s.AddTool(&sdk.Tool{Name: fmt.Sprint("t", i), Description: v, InputSchema: obj}, h)
+		}
+		s.AddTool(&sdk.Tool{Name: "a:b", Description: v, InputSchema: obj}, h)
+		s.AddTool(&sdk.Tool{Name: strings.Repeat("é", 2000), Description: strings.Repeat(v, 1<<20/len(v)), InputSchema: obj}, h)
+		return s
+	}
+	pins := store.NewFilePins(t.TempDir() + "/pins.json")
+	open := func(v string) *Client {
+		return start(t, &Options{Servers: map[string]ServerConfig{"many": connectTo(t, many(v), "")}, Pins: pins, PinRecheck: time.Hour})
+	}
+	c := open("version one")
+	if n := len(c.Tools()); n != 2002 {
+		t.Fatalf("first listing: %d tools", n)
+	}
+	c.Close()
+	c = open("version two")
+	if n := len(c.Tools()); n != 0 {
+		t.Fatalf("every tool changed, %d still published", n)
+	}
+	if err := c.Quarantined("mcp:many:a:b"); err == nil || !strings.Contains(err.Error(), "mcp:many:a:b") {
+		t.Fatalf("a name with ':': %v", err)
+	}
+	if list, _ := pins.List(context.Background()); len(list) != 2002 {
+		t.Fatalf("%d pins", len(list))
+	}
+}

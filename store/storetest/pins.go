@@ -23,10 +23,11 @@ func Pins(t *testing.T, open func(t *testing.T) store.Pins) {
 		if _, ok, err := p.Get(ctx, "mcp:s:a"); ok || err != nil {
 			t.Fatalf("a pin before any put: %v %v", ok, err)
 		}
-		for _, id := range []string{"mcp:s:b", "mcp:s:a"} {
-			if err := p.Put(ctx, store.Pin{ID: id, Definition: def("1")}); err != nil {
-				t.Fatal(err)
-			}
+		if err := p.Put(ctx, store.Pin{ID: "mcp:s:b", Definition: def("1")}, store.Pin{ID: "mcp:s:a", Definition: def("1")}); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Put(ctx); err != nil {
+			t.Fatalf("an empty put: %v", err)
 		}
 		got, ok, err := p.Get(ctx, "mcp:s:a")
 		if err != nil || !ok || got.Hash != "1" || got.Fields["description"] != "d1" || got.Changed != nil {
@@ -36,8 +37,11 @@ func Pins(t *testing.T, open func(t *testing.T) store.Pins) {
 		if err != nil || len(list) != 2 || list[0].ID != "mcp:s:a" || list[1].ID != "mcp:s:b" {
 			t.Fatalf("list: %+v %v", list, err)
 		}
-		if err := p.Put(ctx, store.Pin{Definition: def("1")}); err == nil {
+		if err := p.Put(ctx, store.Pin{ID: "mcp:s:c", Definition: def("1")}, store.Pin{Definition: def("1")}); err == nil {
 			t.Fatal("a pin without an id was stored")
+		}
+		if _, ok, _ := p.Get(ctx, "mcp:s:c"); ok {
+			t.Fatal("a put that failed stored part of its pins")
 		}
 	})
 
