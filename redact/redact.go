@@ -180,12 +180,8 @@ func (x *Redactor) value(v any) (any, bool) {
 
 // mayMatch reports whether any rule's keys or any secret occur in s.
 func (x *Redactor) mayMatch(s string) bool {
-	var lower string
-	for i := range rules {
-		if rules[i].fold && lower == "" {
-			lower = asciiLower(s)
-		}
-		if rules[i].applies(s, lower) {
+	for _, at := range occurrences(s) {
+		if len(at) > 0 {
 			return true
 		}
 	}
@@ -200,17 +196,75 @@ func (x *Redactor) mayMatch(s string) bool {
 	return false
 }
 
-func (ru *rule) applies(s, lower string) bool {
-	hay := s
-	if ru.fold {
-		hay = lower
-	}
-	for _, k := range ru.keys {
-		if strings.Contains(hay, k) {
-			return true
+// keyRef is one rule's key, filed under the byte it starts with (both
+// cases, for a folded rule).
+type keyRef struct {
+	key  string
+	rule int
+	fold bool
+}
+
+var keyIndex = func() (idx [256][]keyRef) {
+	for ri, ru := range rules {
+		for _, k := range ru.keys {
+			idx[k[0]] = append(idx[k[0]], keyRef{k, ri, ru.fold})
+			if up := k[0] &^ 0x20; ru.fold && up != k[0] && up >= 'A' && up <= 'Z' {
+				idx[up] = append(idx[up], keyRef{k, ri, true})
+			}
 		}
 	}
-	return false
+	return idx
+}()
+
+// occurrences finds, in one pass over s, where each rule's keys start:
+// one list of positions per rule, ascending; nil when no key occurs.
+func occurrences(s string) [][]int {
+	var occ [][]int
+	for i := 0; i < len(s); i++ {
+		for _, r := range keyIndex[s[i]] {
+			// The second byte first: it settles most misses without a call.
+			if len(r.key) > 1 && i+1 < len(s) {
+				c := s[i+1]
+				if r.fold && c >= 'A' && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				if c != r.key[1] {
+					continue
+				}
+			}
+			if !hasKey(s[i:], r.key, r.fold) {
+				continue
+			}
+			if occ == nil {
+				occ = make([][]int, len(rules))
+			}
+			if n := len(occ[r.rule]); n == 0 || occ[r.rule][n-1] != i {
+				occ[r.rule] = append(occ[r.rule], i)
+			}
+		}
+	}
+	return occ
+}
+
+// hasKey reports whether s starts with key; with fold, ASCII letters of s
+// match key's (lowercase) letters in either case.
+func hasKey(s, key string, fold bool) bool {
+	if len(s) < len(key) {
+		return false
+	}
+	if !fold {
+		return s[:len(key)] == key
+	}
+	for i := 0; i < len(key); i++ {
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != key[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // find returns the spans to replace, sorted and without overlaps.
@@ -227,17 +281,9 @@ func (x *Redactor) find(s string) []span {
 		}
 	}
 	spans = append(spans, privateKeys(s)...)
-	var lower string
-	for i := range rules {
-		ru := &rules[i]
-		hay := s
-		if ru.fold {
-			if lower == "" {
-				lower = asciiLower(s)
-			}
-			hay = lower
-		}
-		for _, w := range windows(s, hay, ru) {
+	for ri, at := range occurrences(s) {
+		ru := &rules[ri]
+		for _, w := range windows(s, at, ru) {
 			for _, m := range ru.re.FindAllStringSubmatchIndex(s[w[0]:w[1]], -1) {
 				start, end := m[0], m[1]
 				for g := 2; g+1 < len(m); g += 2 {
@@ -331,32 +377,19 @@ func isBodyByte(c byte) bool {
 const maxStretch = 64 << 10
 
 // windows returns the stretches of s the rule's expression runs on: around
-// each occurrence of a key in hay (s, or its lowercase copy, of the same
-// length), merged where they touch. Each starts where a word does not go
-// on before it, so that an expression's \b sees what the whole text has.
-func windows(s, hay string, ru *rule) [][2]int {
-	var out [][2]int
-	for _, k := range ru.keys {
-		for at := 0; at < len(hay); {
-			i := strings.Index(hay[at:], k)
-			if i < 0 {
-				break
-			}
-			p := at + i
-			at = p + len(k)
-			out = append(out, [2]int{max(p-ru.back, 0), min(at+ru.fwd, len(s))})
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i][0] < out[j][0] })
-	// Merge, then widen each window once: its start back to where a word
-	// starts (at most 64 bytes), its end on to a space or quote, up to the
-	// next window (which then joins it). Each byte is looked at a bounded
-	// number of times, however many keys the text holds.
+// each position where one of its keys starts (at, ascending), merged where
+// they touch. Each is widened once: its start back to where a word starts
+// (at most 64 bytes), so that an expression's \b sees what the whole text
+// has; its end on to a space or quote, up to the next window, which then
+// joins it. So each byte is looked at a bounded number of times, however
+// many keys the text holds.
+func windows(s string, at []int, ru *rule) [][2]int {
 	var merged [][2]int
-	for i := 0; i < len(out); {
-		w := out[i]
-		for i++; i < len(out) && out[i][0] <= w[1]; i++ {
-			w[1] = max(w[1], out[i][1])
+	reach := ru.fwd + ru.keyLen
+	for i := 0; i < len(at); {
+		w := [2]int{max(at[i]-ru.back, 0), min(at[i]+reach, len(s))}
+		for i++; i < len(at) && at[i]-ru.back <= w[1]; i++ {
+			w[1] = min(at[i]+reach, len(s))
 		}
 		for lim := max(w[0]-64, 0); w[0] > lim && isWordByte(s[w[0]-1]); {
 			w[0]--
@@ -368,8 +401,8 @@ func windows(s, hay string, ru *rule) [][2]int {
 		}
 		last := &merged[len(merged)-1]
 		next := len(s)
-		if i < len(out) {
-			next = out[i][0]
+		if i < len(at) {
+			next = max(at[i]-ru.back, 0)
 		}
 		for lim := min(last[1]+maxStretch, next); last[1] < lim && !isStopByte(s[last[1]]); {
 			last[1]++
@@ -384,16 +417,4 @@ func isWordByte(c byte) bool {
 
 func isStopByte(c byte) bool {
 	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"' || c == '\'' || c == '<' || c == '>'
-}
-
-// asciiLower lowercases ASCII letters only, so that indexes in the copy
-// are indexes in s.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }

@@ -3,13 +3,14 @@ package redact
 import "regexp"
 
 // rule finds one kind of credential. Keys are literals of which every
-// match holds one (matched in the text, or in its ASCII-lowercase copy when
-// fold is set): the expression runs only on windows around their
-// occurrences, from back bytes before one to fwd bytes after, because most
-// text holds none and a scan for a literal is far cheaper than a regexp
-// pass. fwd covers a long match; a window goes on past it to the next
-// space or quote, so that an unbounded one is not cut short. An expression with a capture group redacts the
-// group only (the value after "token="), else the whole match.
+// match holds one (ASCII letters in either case when fold is set): the
+// expression runs only on windows around their occurrences, from back
+// bytes before one to fwd bytes after its end, because most text holds
+// none and a scan for literals is far cheaper than a regexp pass. fwd
+// covers a long match; a window goes on past it to the next space or
+// quote, so that an unbounded one is not cut short. An expression with a
+// capture group redacts the group only (the value after "token="), else
+// the whole match.
 //
 // The expressions are written here from the formats' public descriptions
 // (prefixes, lengths, alphabets). They are RE2 (package regexp): matching
@@ -20,11 +21,16 @@ type rule struct {
 	keys      []string
 	fold      bool
 	back, fwd int
+	keyLen    int // the longest key's length
 	re        *regexp.Regexp
 }
 
 func r(kind string, keys []string, back, fwd int, expr string) rule {
-	return rule{kind: kind, keys: keys, back: back, fwd: fwd, re: regexp.MustCompile(expr)}
+	x := rule{kind: kind, keys: keys, back: back, fwd: fwd, re: regexp.MustCompile(expr)}
+	for _, k := range keys {
+		x.keyLen = max(x.keyLen, len(k))
+	}
+	return x
 }
 
 // folded is a rule whose keys are matched case-insensitively.
