@@ -31,7 +31,7 @@ func (s *server) call(ctx context.Context, name, progress string, input json.Raw
 	}
 	res, err := session.CallTool(ctx, params)
 	if err != nil {
-		return tool.Result{}, s.callError(ctx, session, "tool "+name, err)
+		return tool.Result{}, s.cleanErr(s.callError(ctx, session, "tool "+name, err))
 	}
 	content := make([]json.RawMessage, 0, len(res.Content))
 	for _, c := range res.Content {
@@ -125,7 +125,7 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 		if errors.As(err, &syntax) || errors.As(err, &typ) {
 			return nil, fmt.Errorf("MCP server %s: %s: invalid params: %v", s.name, method, err)
 		}
-		return nil, s.callError(ctx, session, method, err)
+		return nil, s.cleanErr(s.callError(ctx, session, method, err))
 	}
 	return s.cleanAny(res), nil
 }

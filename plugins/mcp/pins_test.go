@@ -228,7 +228,9 @@ func TestPinsHostileServer(t *testing.T) {
 	many := func(v string) *sdk.Server {
 		s := sdk.NewServer(&sdk.Implementation{Name: "many", Version: "1"}, &sdk.ServerOptions{PageSize: 500})
 		obj := json.RawMessage(`{"type":"object"}`)
-		h := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil }
+		h := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		}
 		for i := range 2000 {
 			s.AddTool(&sdk.Tool{Name: fmt.Sprint("t", i), Description: v, InputSchema: obj}, h)
 		}

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -47,4 +48,17 @@ func (s *server) cleanAny(v any) any {
 		return json.RawMessage(out)
 	}
 	return clean
+}
+
+// cleanErr redacts the message of a failed request: a server's JSON-RPC
+// error text reaches the cell as the error's message.
+func (s *server) cleanErr(err error) error {
+	x := s.c.redact
+	if x == nil || !s.cfg.Redact || err == nil {
+		return err
+	}
+	if msg := x.String(err.Error()); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/redact"
@@ -21,6 +22,10 @@ func leakyServer() *sdk.Server {
 		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 			return &sdk.CallToolResult{Content: text("GITHUB_TOKEN=" + fakeToken + "\nSECRET=configured-secret-1"),
 				StructuredContent: map[string]any{"env": map[string]any{"GITHUB_TOKEN": fakeToken}}}, nil
+		})
+	s.AddTool(&sdk.Tool{Name: "boom", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "auth failed for " + fakeToken}
 		})
 	s.AddResource(&sdk.Resource{URI: "memo://env", Name: "env"}, func(context.Context, *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: "memo://env", Text: "token " + fakeToken}}}, nil
@@ -38,8 +43,9 @@ func TestRedactedResults(t *testing.T) {
 	off := connectTo(t, leakyServer(), "")
 	c := start(t, &Options{Servers: map[string]ServerConfig{"on": on, "off": off}, Redact: x})
 	out := value(t, runtime(t, c, `true`), `const on = await MCP.on.env({}), off = await MCP.off.env({});
-return {on: JSON.stringify(on), off: JSON.stringify(off), res: JSON.stringify(await MCP.on.resources.read({uri: "memo://env"}))}`)
-	for _, k := range []string{"on", "res"} {
+let boom; try { await MCP.on.boom({}) } catch (e) { boom = e.message }
+return {on: JSON.stringify(on), off: JSON.stringify(off), res: JSON.stringify(await MCP.on.resources.read({uri: "memo://env"})), boom}`)
+	for _, k := range []string{"on", "res", "boom"} {
 		s := out[k].(string)
 		if strings.Contains(s, fakeToken) || strings.Contains(s, "configured-secret-1") || !strings.Contains(s, "[REDACTED:github-token]") {
 			t.Errorf("%s: %s", k, s)
