@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +19,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/plugins/mcp"
 )
 
 // rugDescEnv is the description the test binary's "rug" server gives its
@@ -230,4 +233,50 @@ func startServeHTTP(t *testing.T, bin, cfg string) string {
 		t.Fatalf("serve printed no URL:\n%s", log.String())
 	}
 	return ""
+}
+
+// The configuration's secrets that redaction learns: headers (and the
+// credential after "Bearer "), env values that secretEnv names or whose
+// names say so, OAuth client secrets; not the other env values.
+func TestServerSecrets(t *testing.T) {
+	got := serverSecrets(config.MCPServer{
+		Headers: map[string]string{"Authorization": "Bearer header-token-value"},
+		Env: map[string]string{"GITHUB_TOKEN": "env-token-value", "DB_PASSWORD": "env-password", "MY_KEY": "env-key-value",
+			"EXTRA": "named-in-secret-env", "LOG_LEVEL": "debug-verbose", "AUTHOR": "a-person-name"},
+		SecretEnv: []string{"EXTRA"},
+		OAuth:     &config.OAuth{Client: mcp.OAuth{ClientSecret: "oauth-client-secret"}},
+	})
+	slices.Sort(got)
+	want := []string{"Bearer header-token-value", "env-key-value", "env-password", "env-token-value", "header-token-value", "named-in-secret-env", "oauth-client-secret"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("secrets = %q", got)
+	}
+	if p := pinsPath("/etc/cm/codemode.json5"); p != "/etc/cm/codemode.pins.json" {
+		t.Fatalf("pins path %s", p)
+	}
+	if p := pinsPath("conf"); p != "conf.pins.json" {
+		t.Fatalf("pins path %s", p)
+	}
+}
+
+// codemode tools: the usage errors, and a pin file that is not JSON is an
+// error, never "no pins".
+func TestToolsCommandErrors(t *testing.T) {
+	cfg := writeFile(t, "c.json5", `{tools: {codeMode: true}}`)
+	for args, want := range map[string]string{
+		"tools":                         "name a subcommand",
+		"tools list --config " + cfg:    `unknown subcommand "list"`,
+		"tools pins":                    "--config is required",
+		"tools approve --config " + cfg: "name the tool ids",
+		"tools approve --hash h --config " + cfg + " a b": "--hash applies to one tool id",
+	} {
+		_, stderr, code := cli(t, "", strings.Fields(args)...)
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, %s", args, code, stderr)
+		}
+	}
+	os.WriteFile(pinsPath(cfg), []byte("{not json"), 0o600)
+	if _, stderr, code := cli(t, "", "tools", "pins", "--config", cfg); code != exitFailed || !strings.Contains(stderr, "pin store") {
+		t.Errorf("broken pin file: exit %d, %s", code, stderr)
+	}
 }
