@@ -21,7 +21,10 @@ import (
 
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/redistest"
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
+	"github.com/seed11a79d2d/codemode/redisstore"
+	"github.com/seed11a79d2d/codemode/store"
 )
 
 // rugDescEnv is the description the test binary's "rug" server gives its
@@ -278,5 +281,36 @@ func TestToolsCommandErrors(t *testing.T) {
 	os.WriteFile(pinsPath(cfg), []byte("{not json"), 0o600)
 	if _, stderr, code := cli(t, "", "tools", "pins", "--config", cfg); code != exitFailed || !strings.Contains(stderr, "pin store") {
 		t.Errorf("broken pin file: exit %d, %s", code, stderr)
+	}
+}
+
+// With a run store, pins live in its Redis, signed: `tools approve --store`
+// approves there what serve --store quarantined.
+func TestToolsApproveInRedis(t *testing.T) {
+	url := redistest.Start(t)
+	key := strings.Repeat("k", 40)
+	keyFile := writeFile(t, "store.key", key)
+	cfg := writeFile(t, "c.json5", `{tools: {codeMode: true}}`)
+	ctx := context.Background()
+	rs, err := redisstore.New(ctx, redisstore.Options{URL: url, Key: []byte(key)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	pins := rs.Pins()
+	changed := store.Definition{Hash: "bbbbbbbbbbbbbbbbbbbbbbbb", Fields: map[string]string{"description": "2"}}
+	pins.Put(ctx, store.Pin{ID: "mcp:rug:weather", Definition: store.Definition{Hash: "aaaaaaaaaaaaaaaaaaaaaaaa", Fields: map[string]string{"description": "1"}}, Changed: &changed})
+	stdout, stderr, code := cli(t, "", "tools", "pins", "--config", cfg, "--store", url, "--store-key-file", keyFile)
+	if code != exitOK || !strings.Contains(stdout, "mcp:rug:weather\tQUARANTINED: description changed, pinned aaaaaaaaaaaa, now bbbbbbbbbbbb") {
+		t.Fatalf("pins: %d %s %s", code, stdout, stderr)
+	}
+	if _, stderr, code := cli(t, "", "tools", "approve", "--config", cfg, "--store", url, "--store-key-file", keyFile, "--hash", "cccc", "mcp:rug:weather"); code != exitFailed || !strings.Contains(stderr, "review it again") {
+		t.Fatalf("approve of another hash: %d %s", code, stderr)
+	}
+	if stdout, stderr, code := cli(t, "", "tools", "approve", "--config", cfg, "--store", url, "--store-key-file", keyFile, "--hash", "bbbbbbbbbbbb", "mcp:rug:weather"); code != exitOK || !strings.Contains(stdout, "approved mcp:rug:weather") {
+		t.Fatalf("approve: %d %s %s", code, stdout, stderr)
+	}
+	if p, _, _ := pins.Get(ctx, "mcp:rug:weather"); p.Hash != changed.Hash || p.Changed != nil {
+		t.Fatalf("after approval: %+v", p)
 	}
 }
