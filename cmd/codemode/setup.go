@@ -228,7 +228,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("start the demo docs server: %w", err)
 		}
 		e.closers = append(e.closers, func() { ss.Close() })
-		mcpServers[demo.DocsServerName] = mcp.ServerConfig{Transport: ct}
+		mcpServers[demo.DocsServerName] = mcp.ServerConfig{Transport: ct, Trust: mcp.TrustOff} // ours: nothing to pin
 	}
 	for _, s := range servers {
 		if _, taken := mcpServers[s.Name]; taken {

@@ -73,7 +73,7 @@ type ServerConfig struct {
 	// it; see [OAuth].
 	OAuth *OAuth
 	// Trust is what a changed or new tool meets when [Options] Pins is set:
-	// [TrustPin] (the default), [TrustAuto] or [TrustStrict].
+	// [TrustPin] (the default), [TrustAuto], [TrustStrict] or [TrustOff].
 	Trust string
 	// Redact passes the server's tool results, resources and prompts
 	// through [Options] Redact before a cell sees them.

@@ -28,6 +28,9 @@ const (
 	// TrustStrict is TrustPin, and also quarantines a new tool of a server
 	// that has pinned tools already.
 	TrustStrict = "strict"
+	// TrustOff publishes the server's tools unchecked and keeps no pins:
+	// for a server that is part of the program itself (an in-process one).
+	TrustOff = "off"
 )
 
 // Pin events, as [Options] OnPin is told of them.
@@ -136,7 +139,7 @@ type pinState struct {
 // vet checks a listing against the pins and returns the tools to publish.
 // Without a pin store every tool is published.
 func (s *server) vet(ctx context.Context, tools []tool.Tool, defs []store.Definition) []tool.Tool {
-	if s.c.pins == nil {
+	if s.c.pins == nil || s.cfg.Trust == TrustOff {
 		return tools
 	}
 	p := &s.pins
@@ -300,8 +303,8 @@ func (c *Client) countPin(server, event string) {
 
 func checkTrust(name string, cfg ServerConfig) error {
 	switch cfg.Trust {
-	case "", TrustPin, TrustAuto, TrustStrict:
+	case "", TrustPin, TrustAuto, TrustStrict, TrustOff:
 		return nil
 	}
-	return fmt.Errorf("configure MCP server %q: trust must be %q, %q or %q, not %q", name, TrustPin, TrustAuto, TrustStrict, cfg.Trust)
+	return fmt.Errorf("configure MCP server %q: trust must be %q, %q, %q or %q, not %q", name, TrustPin, TrustAuto, TrustStrict, TrustOff, cfg.Trust)
 }

@@ -156,8 +156,12 @@ func TestTrustSettings(t *testing.T) {
 		t.Fatalf("strict: %v", err)
 	}
 	c.Close()
-	// The default pins a new tool of a known server on sight.
-	c, ev = session(t, store.NewMemoryPins(), "", "v2")
+	// "off" publishes without pins.
+	empty := store.NewMemoryPins()
+	c, ev = session(t, empty, TrustOff, "v2")
+	if got, list := toolNames(c), must(empty.List(context.Background())); len(got) != 2 || len(list) != 0 || len(ev) != 0 {
+		t.Fatalf("off: %v %v %v", got, list, ev)
+	}
 	c.Close()
 	if _, err := Start(context.Background(), &Options{Servers: map[string]ServerConfig{"x": {Command: "x", Trust: "sometimes"}}}); err == nil {
 		t.Fatal("an unknown trust setting was accepted")
@@ -257,4 +261,11 @@ func TestPinsHostileServer(t *testing.T) {
 	if list, _ := pins.List(context.Background()); len(list) != 2002 {
 		t.Fatalf("%d pins", len(list))
 	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
