@@ -305,7 +305,9 @@ func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]t
 			}
 			seen[t.Name] = true
 			out = append(out, ht)
-			defs = append(defs, definition(t))
+			if s.c.pins != nil && s.cfg.Trust != TrustOff {
+				defs = append(defs, definition(t))
+			}
 		}
 		if res.NextCursor == "" || res.NextCursor == cursor {
 			return s.vet(ctx, out, defs), nil
