@@ -17,6 +17,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // Origin says where a tool comes from. It decides the catalog order, the
@@ -76,6 +78,9 @@ type Tool struct {
 	OutputSchema json.RawMessage
 	// DirectOnly tools stay visible to the model and are never catalogued.
 	DirectOnly bool
+	// Observed is the learned shape of an MCP tool's results, shown in its
+	// declaration when it declares no output schema.
+	Observed *tool.Observed
 	// ReplaySafe marks a read-only core or plugin tool that a restart-safe
 	// run may call. It is ignored for MCP and client tools. A core tool named
 	// on the audited read-only list ([AuditedReplaySafe]) is replay-safe
@@ -129,6 +134,7 @@ type Entry struct {
 	InputSchema  json.RawMessage
 	OutputSchema json.RawMessage
 	ReplaySafe   bool
+	Observed     *tool.Observed
 }
 
 // Trusted reports whether the entry's schemas come from the host (core and
@@ -412,8 +418,12 @@ func (c *Catalog) reusable(t *Tool) (Entry, bool) {
 		replaySafe = t.ReplaySafe || t.Origin == OriginCore && auditedReplaySafe[t.Name]
 	}
 	same := e.Origin == t.Origin && e.Label == t.Label && e.Description == t.Description && e.ReplaySafe == replaySafe &&
-		bytes.Equal(e.InputSchema, in) && bytes.Equal(e.OutputSchema, t.OutputSchema)
+		bytes.Equal(e.InputSchema, in) && bytes.Equal(e.OutputSchema, t.OutputSchema) && sameObserved(e.Observed, t.Observed)
 	return e, same
+}
+
+func sameObserved(a, b *tool.Observed) bool {
+	return a == b || a != nil && b != nil && *a == *b
 }
 
 func newEntry(t *Tool) (Entry, error) {
@@ -422,7 +432,7 @@ func newEntry(t *Tool) (Entry, error) {
 	}
 	e := Entry{
 		Name: t.Name, Label: t.Label, Description: t.Description, Origin: t.Origin,
-		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Observed: t.Observed,
 	}
 	if len(e.InputSchema) == 0 {
 		e.InputSchema = emptySchema

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,6 +181,13 @@ func writeToolDecl(b *strings.Builder, t *MCPTool) {
 		}
 		doc = append(doc, "@param "+commentSafe(f.name)+opt+" "+desc)
 	}
+	result := "McpToolResult"
+	if o := t.Observed; o != nil {
+		doc = append(doc, fmt.Sprintf("@returns observed in %s: %s is %s", plural(o.Calls, "call"), o.Of, o.Type))
+		if o.Of == "structuredContent" {
+			result = "McpToolResult & { structuredContent: " + o.Type + " }"
+		}
+	}
 	ind := dtsIndent
 	if len(doc) > 0 {
 		b.WriteString(ind + "/**\n")
@@ -219,7 +227,14 @@ func writeToolDecl(b *strings.Builder, t *MCPTool) {
 		}
 		b.WriteString(ind + "}")
 	}
-	b.WriteString("): Promise<McpToolResult>;\n")
+	b.WriteString("): Promise<" + result + ">;\n")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 func propSchema(props map[string]any, key string) map[string]any {

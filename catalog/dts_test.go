@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // fixtureTools reads a recorded tools/list result (testdata/mcp) as MCP
@@ -369,4 +371,39 @@ func lexDTS(src string) error {
 		}
 	}
 	return nil
+}
+
+// A tool's learned result shape is in its declaration: a doc line that says
+// it was observed and how often, and for structured content the return
+// type itself; $api for the tool shows the same.
+func TestMCPObservedShape(t *testing.T) {
+	c := mustBuild(t, []Tool{
+		{Name: "list_files", Origin: OriginMCP, Owner: "fs", Description: "List files.",
+			Observed: &tool.Observed{Of: "structuredContent", Type: "{ files: { name: string; size?: number; }[]; }", Calls: 3}},
+		{Name: "search", Origin: OriginMCP, Owner: "fs", Description: "Search.",
+			Observed: &tool.Observed{Of: "JSON.parse(content[0].text)", Type: "{ hits: string[]; }", Calls: 1}},
+		{Name: "plain", Origin: OriginMCP, Owner: "fs", Description: "Plain."},
+	}, nil)
+	f := c.APIFiles().Files()
+	var dts string
+	for _, file := range f {
+		if file.Path == "mcp/fs.d.ts" {
+			dts = file.Content
+		}
+	}
+	for _, want := range []string{
+		"@returns observed in 3 calls: structuredContent is { files: { name: string; size?: number; }[]; }",
+		"function listFiles(input?: Record<string, never>): Promise<McpToolResult & { structuredContent: { files: { name: string; size?: number; }[]; } }>;",
+		"@returns observed in 1 call: JSON.parse(content[0].text) is { hits: string[]; }",
+		"function search(input?: Record<string, never>): Promise<McpToolResult>;",
+		"function plain(input?: Record<string, never>): Promise<McpToolResult>;",
+	} {
+		if !strings.Contains(dts, want) {
+			t.Errorf("d.ts lacks %q:\n%s", want, dts)
+		}
+	}
+	api, err := c.MCPServerAPI("fs", "listFiles", false)
+	if err != nil || !strings.Contains(api.Header, "observed in 3 calls") {
+		t.Errorf("$api: %+v, %v", api, err)
+	}
 }

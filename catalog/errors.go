@@ -1,12 +1,16 @@
 package catalog
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/seed11a79d2d/codemode/tool"
+)
 
 // Sentinel errors. Errors returned by [Catalog] methods match one of these
 // with [errors.Is]; their Error text is the exact message shown to guest code.
 var (
 	// ErrInvalidLimit: a search limit that is not a positive integer.
-	ErrInvalidLimit = errors.New("limit must be a positive integer.")
+	ErrInvalidLimit = tool.Message("limit must be a positive integer.")
 	// ErrUnknownTool: no guest-visible entry has the given id or name.
 	ErrUnknownTool = errors.New("unknown tool")
 	// ErrAmbiguousTool: a name shared by several guest-visible entries.

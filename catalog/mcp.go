@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // MCPServer is one MCP server with catalogued tools, as the guest MCP object
@@ -29,6 +31,9 @@ type MCPTool struct {
 	Aliased     bool
 	Description string
 	InputSchema json.RawMessage
+	// Observed is the learned shape of its results, when it declares no
+	// output schema.
+	Observed *tool.Observed
 	// Required lists the schema's required keys, in schema order. A call that
 	// lacks one fails with "Missing required MCP namespace argument: a", one
 	// that lacks several with "Missing required MCP namespace arguments: a, b".
@@ -206,6 +211,7 @@ func (c *Catalog) buildMCP() {
 				Aliased:     exact[e.Name],
 				Description: e.Description,
 				InputSchema: e.InputSchema,
+				Observed:    e.Observed,
 			}
 			t.Required, t.Defaults = inputContract(e.InputSchema)
 			s.Tools = append(s.Tools, t)

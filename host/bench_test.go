@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -44,6 +45,43 @@ func BenchmarkExecNestedCalls(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.N)*1000/time.Since(start).Seconds(), "calls/s")
+		})
+	}
+}
+
+// BenchmarkExecNestedMCP is one cell making 1,000 sequential nested calls
+// through the guest's namespaces: MCP.docs.echo(input), whose tool returns
+// what plugins/mcp returns (content blocks as JSON bytes and the MCP result
+// as Details), and tools.callValue of a core tool. allocs/call is the
+// allocations of the whole exec divided by its calls: what one nested call
+// costs the host (bench/RESULTS.md).
+func BenchmarkExecNestedMCP(b *testing.B) {
+	content := []json.RawMessage{json.RawMessage(`{"type":"text","text":"echo: x"}`)}
+	mcpEcho := tool.Tool{Name: "echo", MCPServer: "docs", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`),
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+			return tool.Result{Content: content, Details: map[string]any{"content": content, "structuredContent": map[string]any{"n": 1}}}, nil
+		}}
+	echo := tool.Tool{Name: "echo", Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+		return tool.Result{Details: 1}, nil
+	}}
+	run := prepare(b, newRuntime(b, `{"enabled": true, "timeoutMs": 60000}`, echo, mcpEcho), RunOptions{})
+	for _, bc := range []struct{ name, code string }{
+		{"mcp", "for (let i = 0; i < 1000; i++) await MCP.docs.echo({ text: 'x' }); return 1000"},
+		{"callValue", "let n = 0; for (let i = 0; i < 1000; i++) n += await tools.callValue('echo', {}); return n"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			args := code(bc.code)
+			ctx := context.Background()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for b.Loop() {
+				if r := run.Exec(ctx, "c", args); string(r.Value) != "1000" {
+					b.Fatal(r)
+				}
+			}
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(b.N*1000), "allocs/call")
+			b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N*1000), "B/call")
 		})
 	}
 }

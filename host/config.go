@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/internal/suggest"
 )
 
 // Config is the resolved tools.codeMode configuration (docs/contract.md).
@@ -47,8 +50,8 @@ type Config struct {
 
 // Fixed values of tools.codeMode.
 const (
-	RuntimeQuickJSWASI = "quickjs-wasi"
-	ModeOnly           = "only"
+	runtimeQuickJSWASI = "quickjs-wasi"
+	modeOnly           = "only"
 )
 
 // Language is a language exec accepts.
@@ -105,9 +108,9 @@ var configIntFields = []configIntField{
 	{"searchDefaultLimit", 8, 1, 50},
 }
 
-// DefaultConfig is the configuration of a missing tools.codeMode: disabled,
+// defaultConfig is the configuration of a missing tools.codeMode: disabled,
 // every other field at its documented default.
-func DefaultConfig() Config {
+func defaultConfig() Config {
 	c, _, _ := ResolveConfig(nil, nil)
 	return c
 }
@@ -158,7 +161,7 @@ func resolveConfig(global, agent json.RawMessage, key string) (Config, []string,
 		}
 		return g.prefix + "." + key
 	}
-	c := Config{Runtime: RuntimeQuickJSWASI, Mode: ModeOnly}
+	c := Config{Runtime: runtimeQuickJSWASI, Mode: modeOnly}
 	c.Enabled = string(merged["enabled"]) == "true"
 	c.Languages, warnings = resolveConfigLanguages(merged["languages"], prefix("languages"), warnings)
 	ints := map[string]int{}
@@ -234,7 +237,7 @@ func checkConfigType(key string, v json.RawMessage, field string, warnings *[]st
 			return &ConfigError{field, "must be a boolean"}
 		}
 	case "runtime", "mode":
-		want := map[string]string{"runtime": RuntimeQuickJSWASI, "mode": ModeOnly}[key]
+		want := map[string]string{"runtime": runtimeQuickJSWASI, "mode": modeOnly}[key]
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			return &ConfigError{field, "must be a string"}
@@ -261,9 +264,34 @@ func checkConfigType(key string, v json.RawMessage, field string, warnings *[]st
 			}
 			return nil
 		}
-		*warnings = append(*warnings, field+": unknown key ignored")
+		*warnings = append(*warnings, unknownKey(field, key, configKeys()))
 	}
 	return nil
+}
+
+// configKeys are the keys of tools.codeMode.
+func configKeys() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for _, k := range []string{"enabled", "runtime", "mode", "languages"} {
+			if !yield(k) {
+				return
+			}
+		}
+		for _, f := range configIntFields {
+			if !yield(f.key) {
+				return
+			}
+		}
+	}
+}
+
+// unknownKey is the warning for an unknown key, naming the known key it is
+// nearest to when one is near.
+func unknownKey(field, key string, known iter.Seq[string]) string {
+	if near := suggest.Closest(key, known); near != "" {
+		return fmt.Sprintf("%s: unknown key ignored; did you mean %q?", field, near)
+	}
+	return field + ": unknown key ignored"
 }
 
 func isConfigIntKey(key string) bool {
@@ -330,7 +358,7 @@ func (c Config) normalized() Config {
 		return int64((d + unit - 1) / unit)
 	}
 	out := c
-	out.Runtime, out.Mode = RuntimeQuickJSWASI, ModeOnly
+	out.Runtime, out.Mode = runtimeQuickJSWASI, modeOnly
 	raw, _ := json.Marshal(c.Languages)
 	out.Languages, _ = resolveConfigLanguages(raw, "", nil)
 	out.Timeout = time.Duration(fix("timeoutMs", ceil(c.Timeout, time.Millisecond))) * time.Millisecond

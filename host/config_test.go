@@ -24,8 +24,8 @@ func TestDefaultConfig(t *testing.T) {
 		SearchDefaultLimit:  8,
 		MaxSearchLimit:      50,
 	}
-	if got := DefaultConfig(); !reflect.DeepEqual(got, want) {
-		t.Fatalf("DefaultConfig() =\n%+v\nwant\n%+v", got, want)
+	if got := defaultConfig(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("defaultConfig() =\n%+v\nwant\n%+v", got, want)
 	}
 	if got := (Config{}).normalized(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("zero Config normalized =\n%+v\nwant\n%+v", got, want)
@@ -214,7 +214,7 @@ func TestResolveConfigWarnsUnknownKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"tools.codeMode.timeout: unknown key ignored",
+		`tools.codeMode.timeout: unknown key ignored; did you mean "timeoutMs"?`,
 		"tools.codeMode.zeta: unknown key ignored",
 		"agents.list[].tools.codeMode.extra: unknown key ignored",
 	}
@@ -269,7 +269,7 @@ func FuzzResolveConfig(f *testing.F) {
 func TestNewNormalizesTypedOptions(t *testing.T) {
 	ctx := context.Background()
 	rt, err := New(ctx, nil)
-	if err != nil || !reflect.DeepEqual(rt.Config(), DefaultConfig()) || rt.ToolSearch().Enabled || rt.swarm.Enabled {
+	if err != nil || !reflect.DeepEqual(rt.Config(), defaultConfig()) || rt.ToolSearch().Enabled || rt.swarm.Enabled {
 		t.Fatalf("nil options: %v %+v", err, rt)
 	}
 	rt.Close(ctx)

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-)
 
-// execIntro starts the exec description; the surface check looks for it.
-const execIntro = "Run a JavaScript or TypeScript program in a sandbox to work with the hidden tool catalog."
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
+)
 
 // execCell is how to write a cell, whatever the run's tools: one short
 // sentence per feature.
@@ -41,27 +41,24 @@ const maxDescribedServers = 8
 
 const execLanguageText = " Set `language` to \"typescript\" for TypeScript (types are stripped, not checked)."
 
-const waitDescription = "Resume a code mode program that returned status \"waiting\", by its runId. " +
-	"Returns the same result shape as exec."
-
 // execDefinition renders the exec tool for this run.
 func (run *Run) execDefinition() ToolDefinition {
 	var b strings.Builder
-	b.WriteString(execIntro)
+	b.WriteString(table.ExecIntro)
 	b.WriteString(execCell)
-	counts := run.catalog.Sources()
-	index := run.catalog.QuickIndex()
+	counts := run.tab.Catalog.Sources()
+	index := run.tab.Catalog.QuickIndex()
 	if counts.OpenClaw+counts.Client > 0 {
 		b.WriteString(execToolsText)
 		if index != "" {
 			b.WriteString(execIndexText)
 		}
-		if query, empty, ok := run.catalog.SearchExample(); ok {
+		if query, empty, ok := run.tab.Catalog.SearchExample(); ok {
 			call := "return await tools.callValue(t.id, {});"
 			if !empty {
 				call = "return (await tools.describe(t.id)).parameters;"
 			}
-			fmt.Fprintf(&b, " Example: `const [t] = await tools.search(%s); %s`", jsString(query), call)
+			fmt.Fprintf(&b, " Example: `const [t] = await tools.search(%s); %s`", bridge.Quote(query), call)
 		}
 	}
 	if counts.MCP > 0 {
@@ -99,7 +96,7 @@ func (run *Run) execDefinition() ToolDefinition {
 // safe in the description; MCP tool names, which the servers choose, never
 // appear in it.
 func (run *Run) writeMCPServers(b *strings.Builder) {
-	servers := run.catalog.MCPServers()
+	servers := run.tab.Catalog.MCPServers()
 	fmt.Fprintf(b, " MCP servers (%d): ", len(servers))
 	for k, s := range servers {
 		if k == maxDescribedServers {
@@ -116,9 +113,4 @@ func (run *Run) writeMCPServers(b *strings.Builder) {
 		b.WriteString("`MCP." + s.Identifier + "` (" + strconv.Itoa(len(s.Tools)) + noun + ")")
 	}
 	b.WriteString(".")
-}
-
-func waitDefinition() ToolDefinition {
-	return ToolDefinition{Name: "wait", Description: waitDescription, InputSchema: json.RawMessage(
-		`{"type":"object","properties":{"runId":{"type":"string","description":"The runId of a waiting result."}},"required":["runId"],"additionalProperties":false}`)}
 }

@@ -3,33 +3,20 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
-	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
-
-// settle is the outcome of a request's answer.
-func settle(v any, err error) abi.Outcome {
-	if err != nil {
-		return abi.Reject(err.Error())
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return abi.Reject("tool result is not JSON-compatible: " + err.Error())
-	}
-	return abi.Resolve(string(b))
-}
 
 // searchArgs reads a search's query and limit (0 for the default), as
 // tools.search and MCP.$search both take them.
 func searchArgs(query, limit json.RawMessage) (string, int, error) {
 	var q string
 	if json.Unmarshal(query, &q) != nil {
-		return "", 0, errors.New("query must be a string.")
+		return "", 0, tool.Message("query must be a string.")
 	}
 	if len(limit) == 0 || string(limit) == "null" {
 		return q, 0, nil
@@ -43,9 +30,9 @@ func (run *Run) search(query, limit json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	search := run.catalog.Search
+	search := run.tab.Catalog.Search
 	if run.searching {
-		search = run.catalog.SearchEvery
+		search = run.tab.Catalog.SearchEvery
 	}
 	res, err := search(q, n)
 	if res == nil && err == nil {
@@ -54,18 +41,18 @@ func (run *Run) search(query, limit json.RawMessage) (any, error) {
 	return res, err
 }
 
-// execute is the one executor path of every nested call: before-call hooks,
-// approval, the output contract's compile check, the tool, after-call hooks,
-// the output contract's validation, then the trajectory record.
-func (run *Run) execute(ctx context.Context, st *state, pc *pendingCall, def *tool.Tool, id string, input json.RawMessage) (res tool.Result, err error) {
+// callNested is a cell's nested call: its event for the hooks, then
+// [table.Table.Call] (hooks, approval, the output contract, the tool), then
+// the trajectory record.
+func (run *Run) callNested(ctx context.Context, st *state, pc *pendingCall, def *tool.Tool, id string, input json.RawMessage) (res tool.Result, err error) {
 	if def == nil || def.Execute == nil {
-		return tool.Result{}, fmt.Errorf("Tool %q cannot be called from code mode.", id)
+		return tool.Result{}, tool.Messagef("Tool %q cannot be called from code mode.", id)
 	}
-	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: id, MCPMethod: run.mcpOps[id],
+	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: id, MCPMethod: run.tab.MCPOps[id],
 		CallID: pc.id, ParentCallID: st.parent, Input: input, Scope: run.opts.Scope}
 	start := time.Now()
 	defer func() { record(st.trajectory(), ev, pc.method, start, err) }() // ev as the hooks left it
-	return run.invoke(ctx, def, &ev)
+	return run.tab.Call(ctx, def, &ev)
 }
 
 // record hands a finished nested call to a trajectory, if there is one. ev
@@ -87,62 +74,16 @@ func record(trajectory func(NestedCall), ev tool.Event, method string, start tim
 // tool_describe and tool_call, or any effective tool when neither compact
 // surface is active. Hooks and approval apply as for nested calls.
 func (run *Run) CallDirect(ctx context.Context, callID, name string, args json.RawMessage) (tool.Result, error) {
-	if run.searching && isToolSearchControl(name) && name != "tool_search_code" && run.shows(name) {
+	if run.searching && table.IsToolSearchControl(name) && name != "tool_search_code" && run.shows(name) {
 		return run.callControl(ctx, callID, name, args)
 	}
-	def := run.direct[name]
+	def := run.tab.Direct[name]
 	if !run.active && !run.searching {
-		def = run.all[name]
+		def = run.tab.All[name]
 	}
 	if def == nil || def.Execute == nil {
 		return tool.Result{}, fmt.Errorf("tool %q is not a model-visible tool of this run", name)
 	}
 	ev := tool.Event{ToolKind: tool.KindDirect, ToolName: name, CallID: callID, Input: args, Scope: run.opts.Scope}
-	return run.invoke(ctx, def, &ev)
-}
-
-// invoke applies hooks, approval and the output contract around one call.
-func (run *Run) invoke(ctx context.Context, def *tool.Tool, ev *tool.Event) (res tool.Result, err error) {
-	hooks, id := run.rt.hooks, ev.ToolID
-	if id == "" {
-		id = ev.ToolName
-	}
-	if hooks.BeforeToolCall != nil {
-		d := hooks.BeforeToolCall(ctx, *ev)
-		if d.Block {
-			return tool.Result{}, blocked(id, d.Reason)
-		}
-		if d.Input != nil {
-			ev.Input = d.Input
-		}
-	}
-	if run.approval[def] {
-		if hooks.Approve == nil {
-			return tool.Result{}, blocked(id, "approval required but no approver is configured")
-		}
-		ok, reason, err := hooks.Approve(ctx, *ev)
-		switch {
-		case err != nil:
-			return tool.Result{}, blocked(id, "approval failed: "+err.Error())
-		case !ok:
-			if reason == "" {
-				reason = "approval denied"
-			}
-			return tool.Result{}, blocked(id, reason)
-		}
-	}
-	var k *contract
-	if def.MCPServer == "" && !run.clientTool(def) && len(def.OutputSchema) > 0 {
-		if k = run.rt.outputs.get(id, def.OutputSchema); k.err != nil {
-			return tool.Result{}, fmt.Errorf("Tool %q has an invalid outputSchema.", id)
-		}
-	}
-	res, err = def.Execute(ctx, tool.Call{ID: ev.CallID, ToolID: ev.ToolID, Input: ev.Input, Scope: run.opts.Scope, ParentCallID: ev.ParentCallID})
-	if hooks.AfterToolCall != nil {
-		hooks.AfterToolCall(ctx, *ev, res, err)
-	}
-	if err == nil && k != nil {
-		res.Details, err = checkDetails(k, id, res.Details)
-	}
-	return res, err
+	return run.tab.Call(ctx, def, &ev)
 }

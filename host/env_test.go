@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -190,7 +191,7 @@ func TestStoreNeedsASession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := exec(t, run, `try { await load("k") } catch (e) { return e.message }`); string(r.Value) != jsString(msgNoSession) {
+	if r := exec(t, run, `try { await load("k") } catch (e) { return e.message }`); string(r.Value) != bridge.Quote(msgNoSession) {
 		t.Fatalf("%+v", r)
 	}
 }

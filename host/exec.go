@@ -10,11 +10,14 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/host/internal/source"
+	"github.com/seed11a79d2d/codemode/host/internal/swarm"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -31,6 +34,8 @@ type state struct {
 	// once marks a tool_search_code cell: it fails where it would park.
 	once     bool
 	replayID string
+
+	idPrefix string // of its nested calls' ids (see nextCallID)
 
 	next    abi.Ticket
 	pending map[abi.Ticket]*pendingCall // not yet delivered into the VM
@@ -50,7 +55,7 @@ type state struct {
 	pos        positions // maps error positions back to the user's code
 	ranAs      string    // telemetry: "typescript" for TypeScript the request did not name
 
-	swarm swarmState // agents.run, phase and log, across legs (swarm.go)
+	swarm swarm.Cell // agents.run, phase and log, across legs (swarm.go)
 
 	calls  context.Context // outstanding nested calls; cancelled on expiry or end
 	cancel context.CancelFunc
@@ -69,7 +74,8 @@ type state struct {
 
 type pendingCall struct {
 	id     string // nested tool-call id
-	method string
+	op     bridge.Op
+	method string // the op's wire name, as the guest sent it
 	kind   callKind
 	timer  *hostTimer // of a kindTimer
 	req    *request   // of a kindCall
@@ -120,28 +126,29 @@ func (st *state) follow(run *Run) {
 // trajectory is where a nested call that finishes now is recorded, or nil.
 func (st *state) trajectory() func(NestedCall) { return *st.trace.Load() }
 
-// Request implements abi.Host: it registers the request and starts it on its
-// own goroutine; a yield waits for wait, a timer for its delay.
-func (st *state) Request(op, payload string) (abi.Ticket, error) {
+// Request implements abi.Host: it looks the op up in the bridge's table,
+// registers the request and starts it on its own goroutine; a yield waits
+// for wait, a timer for its delay.
+func (st *state) Request(name, payload string) (abi.Ticket, error) {
+	op := bridge.Lookup(name)
 	kind := kindCall
-	switch op {
-	case "yield":
+	switch op.Kind() {
+	case bridge.Yielding:
 		kind = kindYield
-	case "timer":
+	case bridge.Timed:
+		if st.returned {
+			return st.refuseTimer(), nil
+		}
 		kind = kindTimer
-	case "timer_clear":
+	case bridge.Clearing:
 		return st.clearTimer(payload)
-	case opPhase, opLog:
+	case bridge.Noting:
 		return st.note(op, payload)
 	}
-	if kind == kindTimer && st.returned {
-		return st.refuseTimer(), nil
-	}
-	if kind == kindCall && op != opAgent && st.undelivered() >= st.run.rt.bounds.MaxPendingToolCalls {
+	if op.Bounded() && st.undelivered() >= st.run.rt.bounds.MaxPendingToolCalls {
 		return 0, errors.New(msgTooManyPending)
 	}
-	pc := &pendingCall{method: op, kind: kind}
-	name := op
+	pc := &pendingCall{op: op, method: name, kind: kind}
 	switch kind {
 	case kindTimer:
 		h, err := st.newTimer(st.next+1, payload)
@@ -150,7 +157,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 		}
 		pc.timer = h
 	case kindCall:
-		req, err := st.newRequest(op, payload)
+		req, err := st.newRequest(op, name, payload)
 		if err != nil {
 			return 0, err
 		}
@@ -158,8 +165,7 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	}
 	st.next++
 	t := st.next
-	st.seq++
-	pc.id = fmt.Sprintf("tool_search_code:%s:%s:%d", sanitizeID(st.parent), name, st.seq)
+	pc.id = st.nextCallID(name)
 	st.pending[t] = pc
 	switch {
 	case kind == kindYield:
@@ -175,6 +181,21 @@ func (st *state) Request(op, payload string) (abi.Ticket, error) {
 	return t, nil
 }
 
+// nestedCallPrefix begins every nested call's id:
+// tool_search_code:<exec call id>:<tool name>:<seq>. It is the contract's
+// wire format (trajectories, pending tool calls and hooks show it, and
+// clients match it): never change it.
+const nestedCallPrefix = "tool_search_code:"
+
+// nextCallID is the id of the run's next nested call (or note) of name.
+func (st *state) nextCallID(name string) string {
+	if st.idPrefix == "" {
+		st.idPrefix = nestedCallPrefix + sanitizeID(st.parent) + ":"
+	}
+	st.seq++
+	return st.idPrefix + name + ":" + strconv.Itoa(st.seq)
+}
+
 func (st *state) start(t abi.Ticket, pc *pendingCall) {
 	pc.deferred = false
 	if pc.kind == kindTimer {
@@ -183,7 +204,7 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 	}
 	done, calls := st.done, st.calls
 	st.run.rt.workers.run(func() {
-		out := st.run.perform(calls, st, pc)
+		out := st.run.answer(calls, st, pc)
 		select { // a run that ended takes no more results
 		case done <- settled{t, out}:
 		case <-calls.Done():
@@ -199,7 +220,7 @@ func (st *state) start(t abi.Ticket, pc *pendingCall) {
 func (st *state) undelivered() int {
 	n := 0
 	for _, pc := range st.pending {
-		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.method != opAgent {
+		if (pc.kind == kindCall || pc.kind == kindLocal) && pc.op != bridge.Agent {
 			n++
 		}
 	}
@@ -231,7 +252,7 @@ func (st *state) Emit(kind abi.OutputKind, payload string) error {
 	b, err := json.Marshal(o)
 	if err != nil { // the bridge's encoder gives JSON, but Go's has a depth limit
 		st.outputTooDeep = true
-		return errors.New(msgTooDeep)
+		return tool.Message(msgTooDeep)
 	}
 	if st.outputBytes+len(b) > st.run.rt.bounds.MaxOutputBytes {
 		if st.outputTooLong == "" {
@@ -377,7 +398,7 @@ func (run *Run) execLeg(ctx context.Context, st *state, js string, nsJSON []byte
 		return run.failed(abi.CodeRuntimeUnavailable, "", "code mode runtime unavailable: "+err.Error())
 	}
 	defer cell.Close(ctx)
-	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.guestSetup().args(js)+","+jsString(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
+	step := cell.Run(ctx, st.pos.prefixed("__cm_setup("+run.tab.GuestSetup().Args(js)+","+bridge.Quote(string(nsJSON))+run.rt.swarmSetup()+");", js), cellFile)
 	return st.drive(ctx, cell, step)
 }
 
@@ -476,7 +497,7 @@ func (st *state) deliver(ctx context.Context, cell abi.Cell, s settled) abi.Step
 // overflow words an output_limit_exceeded message: what broke the limit and
 // how it starts, so the model sees what to cut.
 func (run *Run) overflow(what, payload string) string {
-	head := truncateUTF8(payload, 80)
+	head := bridge.Truncate(payload, 80)
 	return fmt.Sprintf("%s: %s would pass maxOutputBytes (%d); it starts %q. Return or print less: a summary, a slice, or only the fields you need.",
 		msgOutputLimit, what, run.rt.bounds.MaxOutputBytes, head)
 }
@@ -523,7 +544,7 @@ func (st *state) finish(r Result) Result {
 }
 
 func (st *state) withOutput(r Result) Result {
-	st.swarm.notes.flush() // a leg's phases and logs reach the listener before its result
+	st.swarm.Notes.Flush() // a leg's phases and logs reach the listener before its result
 	r.ReplaySafe = st.restartSafe
 	r.Telemetry.RanAs = st.ranAs
 	r.Output = st.output
@@ -616,12 +637,12 @@ func (st *state) parkRestartSafe(ctx context.Context, cell abi.Cell) Result {
 		if pc.kind != kindLocal {
 			requests++
 		}
-		if pc.kind == kindCall && pc.method == "namespace" {
+		if pc.kind == kindCall && pc.op == bridge.Namespace {
 			namespaces++
 		}
 		switch {
 		case pc.kind != kindCall || pc.replaySafe:
-		case pc.method == "store":
+		case pc.op == bridge.Store:
 			stores++
 			unsafe++
 		default:

@@ -11,7 +11,6 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/engines/quickjswasi"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -95,8 +95,7 @@ type Runtime struct {
 	// mode's, or Tool Search's when only it is on. A runtime serves one of
 	// the two: code mode wins where both could be active.
 	bounds     Config
-	tools      []tool.Tool
-	sources    []tool.Source
+	sources    []tool.Source // see ServesMCP
 	engine     abi.Engine
 	ownEng     bool
 	logger     *slog.Logger
@@ -111,14 +110,11 @@ type Runtime struct {
 	agents     Agents
 	debug      debugMode
 	hooks      tool.Hooks
-	outputs    contracts
 	workers    *workers
 	slots      *slots        // see admit
 	legGrace   time.Duration // see legGrace; tests shorten it
 
-	policy  Policy
-	tableMu sync.Mutex
-	table   *table // see current
+	tables *table.Builder // the tool table of each generation
 
 	nsMu       sync.Mutex
 	namespaces []registeredNamespace
@@ -140,9 +136,9 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	swarm := orZero(o.Swarm).normalized()
+	swarm := normalizedSwarm(orZero(o.Swarm))
 	var warnings []string
-	r := &Runtime{cfg: cfg, search: search, bounds: cfg, tools: slices.Clone(o.Tools), sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, policy: orZero(o.Policy), swarm: swarm}
+	r := &Runtime{cfg: cfg, search: search, bounds: cfg, sources: slices.Clone(o.Sources), engine: o.Engine, logger: o.Logger, swarm: swarm}
 	switch {
 	case cfg.Enabled && search.Enabled:
 		warnings = append(warnings, "tools.toolSearch: code mode is enabled, and where both could be active code mode wins, so Tool Search is never offered")
@@ -163,7 +159,7 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	for _, w := range warnings {
 		r.logger.Warn("code mode config", "warning", w)
 	}
-	for _, t := range r.tools {
+	for _, t := range o.Tools {
 		if t.Execute == nil && !t.DirectOnly {
 			return nil, fmt.Errorf("register tool %q: no Execute function", t.Name)
 		}
@@ -193,6 +189,8 @@ func New(ctx context.Context, opts *Options) (*Runtime, error) {
 	r.legGrace = legGrace
 	r.debug = debugFromEnv()
 	r.hooks = o.Hooks
+	r.tables = table.NewBuilder(table.Spec{Tools: o.Tools, Sources: r.sources, Policy: orZero(o.Policy), Hooks: o.Hooks, Logger: r.logger,
+		Catalogues: r.catalogues(), SearchDefaultLimit: r.bounds.SearchDefaultLimit, MaxSearchLimit: r.bounds.MaxSearchLimit})
 	r.agents = o.Agents
 	return r, nil
 }
@@ -245,7 +243,3 @@ type RunOptions struct {
 	// result of the leg that made them.
 	Trajectory func(NestedCall)
 }
-
-// ErrFailClosed is returned when the model-facing tool list would not be
-// exactly exec, wait and approved direct-only tools.
-var ErrFailClosed = errors.New("code mode surface check failed")

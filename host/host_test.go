@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -164,11 +165,11 @@ func TestSurfaceCheckFailsClosed(t *testing.T) {
 		"a Tool Search one": {execDef, waitDef, {Name: "tool_search"}},
 		"an unapproved one": {execDef, waitDef, other},
 	} {
-		if err := checkSurface(visible, nil); !errors.Is(err, ErrFailClosed) {
+		if err := table.CheckSurface(visible, nil); !errors.Is(err, table.ErrFailClosed) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if err := checkSurface([]ToolDefinition{execDef, waitDef, other}, []ToolDefinition{other}); err != nil {
+	if err := table.CheckSurface([]ToolDefinition{execDef, waitDef, other}, []ToolDefinition{other}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -108,10 +110,10 @@ func TestMCPNamespace(t *testing.T) {
 func TestRefusedMCPOperationCallName(t *testing.T) {
 	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{&fakeMCP{}}, Policy: &Policy{Deny: []string{"resources/read"}}})
 	run := prepare(t, rt, RunOptions{})
-	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
+	if got := run.newRequest(bridge.MCPRequest, "mcp_request", `{"server":"docs","method":"resources/read"}`).name; got != "mcp_request" {
 		t.Errorf("refused: %s", got)
 	}
-	if got := run.newRequest("mcp_request", `{"server":"docs","method":"resources/list"}`).name; got != "resources/list" {
+	if got := run.newRequest(bridge.MCPRequest, "mcp_request", `{"server":"docs","method":"resources/list"}`).name; got != "resources/list" {
 		t.Errorf("kept: %s", got)
 	}
 }
@@ -204,7 +206,7 @@ func TestNestedCallIDsNameTheTool(t *testing.T) {
 		{"mcp", `{"server":"docs","name":"search_docs","input":{"query":"x"}}`, "search_docs"},
 		{"mcp", `{"server":"docs","name":"nope","input":{}}`, "mcp"},
 	} {
-		if got := run.newRequest(c.op, c.payload).name; got != c.want {
+		if got := run.newRequest(bridge.Lookup(c.op), c.op, c.payload).name; got != c.want {
 			t.Errorf("newRequest(%s, %s).name = %s, want %s", c.op, c.payload, got, c.want)
 		}
 	}

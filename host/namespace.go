@@ -103,7 +103,7 @@ func (run *Run) resolveNamespaces() {
 		ids := map[string]string{}
 		for _, name := range reg.ns.RequiredToolNames {
 			id := catalog.ID(catalog.SourceOpenClaw, reg.plugin, name)
-			if e, ok := run.catalog.Lookup(id); ok && e.Trusted() {
+			if e, ok := run.tab.Catalog.Lookup(id); ok && e.Trusted() {
 				ids[name] = id
 			}
 		}
@@ -215,7 +215,7 @@ func (s *nsScope) serialize(v reflect.Value, path []string, onPath map[uintptr]b
 		}
 		if ptr != 0 {
 			if onPath[ptr] {
-				return nil, fmt.Errorf("Circular code mode namespace scope at %s", at)
+				return nil, tool.Messagef("Circular code mode namespace scope at %s", at)
 			}
 			onPath[ptr] = true
 			defer delete(onPath, ptr)
@@ -226,7 +226,7 @@ func (s *nsScope) serialize(v reflect.Value, path []string, onPath map[uintptr]b
 			sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
 			for _, k := range keys {
 				if !validSegment(k.String()) {
-					return nil, fmt.Errorf("Invalid code mode namespace path segment: %q", k.String())
+					return nil, tool.Messagef("Invalid code mode namespace path segment: %q", k.String())
 				}
 				c, err := s.serialize(v.MapIndex(k), append(path, k.String()), onPath)
 				if err != nil {
@@ -253,8 +253,8 @@ func (s *nsScope) serialize(v reflect.Value, path []string, onPath map[uintptr]b
 	return &nsDescriptor{K: "v", V: b}, nil
 }
 
-// invokeNamespace runs a guest namespace call through the exact-id executor.
-func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall, payload []byte) (any, error) {
+// callNamespace runs a guest namespace call through the exact-id executor.
+func (run *Run) callNamespace(ctx context.Context, st *state, pc *pendingCall, payload []byte) (any, error) {
 	var a struct {
 		ID   string            `json:"id"`
 		Path string            `json:"path"`
@@ -265,21 +265,21 @@ func (run *Run) invokeNamespace(ctx context.Context, st *state, pc *pendingCall,
 	}
 	s, ok := st.namespaces[a.ID]
 	if !ok {
-		return nil, fmt.Errorf("Unknown code mode namespace: %s", a.ID)
+		return nil, tool.Messagef("Unknown code mode namespace: %s", a.ID)
 	}
 	c, ok := s.callables[a.Path]
 	if !ok {
-		return nil, fmt.Errorf("Code mode namespace path is not callable: %s", a.Path)
+		return nil, tool.Messagef("Code mode namespace path is not callable: %s", a.Path)
 	}
 	id, ok := s.v.toolIDs[c.ToolName()]
 	if !ok {
-		return nil, fmt.Errorf("Code mode namespace path targets undeclared tool: %s", c.ToolName())
+		return nil, tool.Messagef("Code mode namespace path targets undeclared tool: %s", c.ToolName())
 	}
 	input, err := c.Input(a.Args)
 	if err != nil {
 		return nil, err
 	}
-	res, err := run.execute(ctx, st, pc, run.byID[id], id, input)
+	res, err := run.callNested(ctx, st, pc, run.tab.ByID[id], id, input)
 	if err != nil {
 		return nil, err
 	}

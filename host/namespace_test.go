@@ -182,7 +182,7 @@ func TestNamespaceForgedIDsAndPathsAreRejected(t *testing.T) {
 		`{"id":"tracker.issues","path":"nope","args":[]}`:   "Code mode namespace path is not callable: nope",
 		`{"id":"tracker.issues","path":"sneaky","args":[]}`: "Code mode namespace path targets undeclared tool: shipping_list",
 	} {
-		if _, err := run.invokeNamespace(context.Background(), st, pc, []byte(payload)); err == nil || err.Error() != want {
+		if _, err := run.callNamespace(context.Background(), st, pc, []byte(payload)); err == nil || err.Error() != want {
 			t.Errorf("%s: %v", payload, err)
 		}
 	}

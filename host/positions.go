@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/host/internal/source"
 )
 
@@ -50,8 +51,8 @@ func (st *state) failure(f *abi.Failure) Result {
 	// that (a guest can throw megabytes of "cell.js:1:1").
 	n := st.run.rt.bounds.MaxOutputBytes
 	mapped := *f
-	mapped.Message = st.pos.rewrite(truncateUTF8(f.Message, n))
-	mapped.Stack = dropHostFrames(st.pos.rewrite(truncateUTF8(f.Stack, n)))
+	mapped.Message = st.pos.rewrite(bridge.Truncate(f.Message, n))
+	mapped.Stack = dropHostFrames(st.pos.rewrite(bridge.Truncate(f.Stack, n)))
 	return st.run.failure(&mapped)
 }
 

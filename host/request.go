@@ -1,14 +1,19 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+	"github.com/seed11a79d2d/codemode/host/internal/swarm"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -16,16 +21,14 @@ import (
 // resolved against the run's table: the pending bound, the restart-safe
 // check, the nested call's id and the worker all use it as it is.
 type request struct {
-	op string
+	op bridge.Op
 	// name is the tool name in the nested call's id: the resolved tool's
-	// name, an MCP operation's method, or the op for everything else.
+	// name, an MCP operation's method, or the op's wire name for everything
+	// else.
 	name string
 	// refused, when set, is the answer: a request that resolves to nothing
 	// (an unknown id, a bad argument) is refused at once, before any worker.
-	refused string
-	// read marks a catalog read (search, describe, $api, API files),
-	// answered from the run's immutable table: replay-safe.
-	read       bool
+	refused    string
 	replaySafe bool
 
 	// a call
@@ -34,7 +37,6 @@ type request struct {
 	entry     catalog.Entry // the catalog entry of a tools.call
 	input     json.RawMessage
 	valueOnly bool
-	mcp       bool // MCP.<server>.<tool>: the MCP result is the value
 
 	// a read
 	query, limit json.RawMessage
@@ -45,98 +47,86 @@ type request struct {
 
 	raw []byte // store, load and namespace decode their own payload
 
-	agent *agentCall // of agents.run (swarm.go)
-}
-
-// bridgeArgs are the members of the guest prelude's payloads.
-type bridgeArgs struct {
-	Query   json.RawMessage `json:"query"`
-	Options struct {
-		Limit json.RawMessage `json:"limit"`
-	} `json:"options"`
-	ID       json.RawMessage `json:"id"`
-	Input    json.RawMessage `json:"input"`
-	Server   *string         `json:"server"`
-	Name     *string         `json:"name"`
-	Method   string          `json:"method"`
-	Params   json.RawMessage `json:"params"`
-	Selector string          `json:"selector"`
-	Schema   bool            `json:"schema"`
-	Path     string          `json:"path"`
+	agent *swarm.Call // of agents.run (swarm.go)
 }
 
 // maxName bounds the ids and names a request resolves on the cell's
 // goroutine: an unknown one is compared with every catalog entry.
 const maxName = 1 << 10
 
-// newRequest decodes and resolves one request of a nested-call op.
-func (run *Run) newRequest(op, payload string) *request {
-	req := &request{op: op, name: op}
-	switch op {
-	case "store", "load", "namespace":
-		req.raw, req.replaySafe = []byte(payload), op == "load"
-		if op == "namespace" {
-			run.calls.Add(1)
-		}
+// count adds a request of op to the run's telemetry.
+func (run *Run) count(op bridge.Op) {
+	switch op.Counter() {
+	case bridge.Searches:
+		run.searches.Add(1)
+	case bridge.Describes:
+		run.describes.Add(1)
+	case bridge.Calls:
+		run.calls.Add(1)
+	}
+}
+
+// newRequest decodes and resolves one request of a nested-call op (name is
+// its wire name, for an op the table does not know).
+func (run *Run) newRequest(op bridge.Op, name, payload string) *request {
+	req := &request{op: op, name: name, replaySafe: op.ReplaySafe()}
+	if op.Payload() == bridge.Opaque {
+		req.raw = []byte(payload)
+		run.count(op)
 		return req
 	}
-	var a bridgeArgs
-	if json.Unmarshal([]byte(payload), &a) != nil {
+	a, err := bridge.Decode(payload)
+	if err != nil {
 		req.refused = "invalid bridge request"
 		return req
 	}
-	if len(a.ID) > maxName || a.Name != nil && len(*a.Name) > maxName {
+	if a.ID.Len > maxName || len(a.Name.Value) > maxName {
 		req.refused = fmt.Sprintf("tool ids and names are at most %d bytes.", maxName)
 		return req
 	}
-	var err error
+	run.count(op)
 	switch op {
-	case "search", "mcp_search":
-		run.searches.Add(1)
-		req.read, req.query, req.limit = true, a.Query, a.Options.Limit
-	case "describe":
-		run.describes.Add(1)
-		req.read = true
-		if json.Unmarshal(a.ID, &req.id) != nil {
-			err = errors.New("id must be a string.")
+	case bridge.Search, bridge.MCPSearch:
+		req.query, req.limit = json.RawMessage(a.Query), json.RawMessage(a.Options.Limit)
+	case bridge.Describe:
+		if req.id = a.ID.Value; !a.ID.String {
+			err = tool.Message("id must be a string.")
 		}
-	case "mcp_api":
-		req.read, req.server, req.selector, req.schema = true, a.Server, a.Selector, a.Schema
-	case "api_list", "api_read":
-		req.read, req.path = true, a.Path
-	case "call", "callValue":
-		run.calls.Add(1)
-		req.valueOnly = op == "callValue"
-		err = run.resolveCall(req, a.ID, a.Input)
-	case "mcp":
-		run.calls.Add(1)
-		req.mcp = true
-		err = run.resolveMCP(req, a)
-	case "mcp_request":
-		run.calls.Add(1)
-		err = run.resolveOperation(req, a)
+	case bridge.MCPAPI:
+		if a.Server.Set {
+			req.server = &a.Server.Value
+		}
+		req.selector, req.schema = a.Selector, a.Schema
+	case bridge.APIList, bridge.APIRead:
+		req.path = a.Path
+	case bridge.Call, bridge.CallValue:
+		req.valueOnly = op == bridge.CallValue
+		err = run.resolveCall(req, a.ID, json.RawMessage(a.Input))
+	case bridge.MCP:
+		err = run.resolveMCP(req, &a)
+	case bridge.MCPRequest:
+		err = run.resolveOperation(req, &a)
 	default:
-		err = errors.New("unknown code mode bridge operation: " + op)
+		err = errors.New("unknown code mode bridge operation: " + name)
 	}
 	if err != nil {
 		req.refused = err.Error()
 	}
-	req.replaySafe = req.replaySafe || req.read
 	return req
 }
 
 // resolveCall resolves tools.call and tools.callValue: an id or unique name
 // among the guest-visible entries.
-func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
-	var id string
-	if json.Unmarshal(rawID, &id) != nil {
-		return errors.New("id must be a string.")
+func (run *Run) resolveCall(req *request, rawID bridge.ID, input json.RawMessage) error {
+	if !rawID.String {
+		return tool.Message("id must be a string.")
 	}
+	id := rawID.Value
 	e, err := run.resolve(id)
 	if errors.Is(err, catalog.ErrUnknownTool) && !run.searching {
-		for sid, tools := range run.mcpNames {
+		for sid, tools := range run.tab.MCPNames {
 			if t, ok := tools[id]; ok {
-				return fmt.Errorf("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, jsString(t.Name))
+				return tool.Messagef("Unknown tool id: %s. It is an MCP tool: call MCP.%s[%s](input).", echoName(id), sid, bridge.Quote(t.Name))
 			}
 		}
 	}
@@ -152,76 +142,96 @@ func (run *Run) resolveCall(req *request, rawID, input json.RawMessage) error {
 // among every entry, MCP tools included.
 func (run *Run) resolve(id string) (catalog.Entry, error) {
 	if run.searching {
-		return run.catalog.ResolveEvery(id, catalog.ToolsHelp)
+		return run.tab.Catalog.ResolveEvery(id, catalog.ToolsHelp)
 	}
-	return run.catalog.Resolve(id)
+	return run.tab.Catalog.Resolve(id)
 }
 
 func (run *Run) executable(req *request) error {
-	if req.tool = run.byID[req.id]; req.tool == nil || req.tool.Execute == nil {
-		return fmt.Errorf("Tool %q cannot be called from code mode.", req.id)
+	if req.tool = run.tab.ByID[req.id]; req.tool == nil || req.tool.Execute == nil {
+		return tool.Messagef("Tool %q cannot be called from code mode.", req.id)
 	}
 	return nil
 }
 
-func echoName(s string) string { return truncateUTF8(s, 200) }
+func echoName(s string) string { return bridge.Truncate(s, 200) }
 
 // resolveMCP resolves MCP.<server>.<tool>(input), by exact id, or by server
 // identifier and the tool's identifier or exact name (a name the cell's
 // setup did not carry). Schema defaults are applied and missing required
-// keys refused before the call.
-func (run *Run) resolveMCP(req *request, a bridgeArgs) error {
-	var tool catalog.MCPTool
+// keys refused before the call. The guest's input is passed on as it is,
+// with the defaults it lacks put in front: it is neither decoded nor encoded
+// again.
+func (run *Run) resolveMCP(req *request, a *bridge.Args) error {
+	var mt catalog.MCPTool
 	var ok bool
-	if a.Server != nil && a.Name != nil {
-		if tool, ok = run.mcpNames[*a.Server][*a.Name]; !ok {
-			return run.mcpMissing(*a.Server, *a.Name)
+	if a.Server.Set && a.Name.Set {
+		if mt, ok = run.tab.MCPNames[a.Server.Value][a.Name.Value]; !ok {
+			return run.mcpMissing(a.Server.Value, a.Name.Value)
 		}
 	} else {
-		var id string
-		if json.Unmarshal(a.ID, &id) != nil {
-			return errors.New("id must be a string.")
+		if !a.ID.String {
+			return tool.Message("id must be a string.")
 		}
-		if tool, ok = run.mcpTools[id]; !ok {
-			return fmt.Errorf("Unknown MCP tool id: %s", id)
+		if mt, ok = run.tab.MCPTools[a.ID.Value]; !ok {
+			return tool.Messagef("Unknown MCP mt id: %s", a.ID.Value)
 		}
 	}
-	var args map[string]json.RawMessage
-	if json.Unmarshal(orEmpty(a.Input), &args) != nil || args == nil {
-		return errors.New("MCP namespace tools accept one object argument.")
+	input, err := mcpInput(mt, orEmpty(json.RawMessage(a.Input)))
+	if err != nil {
+		return err
 	}
-	for _, d := range tool.Defaults {
-		if _, ok := args[d.Key]; !ok {
-			args[d.Key] = d.Value
-		}
+	req.input, req.id, req.name = input, mt.ID, mt.Name
+	return run.executable(req)
+}
+
+// mcpInput is an MCP tool's input with the schema defaults it lacks, or the
+// refusal of one that is no object or lacks a required key.
+func mcpInput(mt catalog.MCPTool, input json.RawMessage) (json.RawMessage, error) {
+	var keys []string
+	if !bridge.Keys(input, func(k string) { keys = append(keys, k) }) {
+		return nil, tool.Message("MCP namespace tools accept one object argument.")
 	}
 	var missing []string
-	for _, k := range tool.Required {
-		if _, ok := args[k]; !ok {
+	for _, k := range mt.Required {
+		if !slices.Contains(keys, k) && !slices.ContainsFunc(mt.Defaults, func(d catalog.MCPDefault) bool { return d.Key == k }) {
 			missing = append(missing, k)
 		}
 	}
 	switch len(missing) {
 	case 0:
 	case 1:
-		return fmt.Errorf("Missing required MCP namespace argument: %s", missing[0])
+		return nil, tool.Messagef("Missing required MCP namespace argument: %s", missing[0])
 	default:
-		return fmt.Errorf("Missing required MCP namespace arguments: %s", strings.Join(missing, ", "))
+		return nil, tool.Messagef("Missing required MCP namespace arguments: %s", strings.Join(missing, ", "))
 	}
-	req.input, _ = json.Marshal(args)
-	req.id, req.name = tool.ID, tool.Name
-	return run.executable(req)
+	var head []byte
+	for _, d := range mt.Defaults {
+		if !slices.Contains(keys, d.Key) {
+			k, _ := json.Marshal(d.Key)
+			head = append(append(append(head, k...), ':'), d.Value...)
+			head = append(head, ',')
+		}
+	}
+	if head == nil {
+		return input, nil
+	}
+	body := bytes.TrimSpace(input[bytes.IndexByte(input, '{')+1:])
+	if len(keys) == 0 {
+		head, body = head[:len(head)-1], body[len(body)-1:] // no member follows: no comma, only the }
+	}
+	return append(append([]byte{'{'}, head...), body...), nil
 }
 
 // mcpMissing is the refusal of a name a large catalog's guest did not have
 // and the host does not know either: the closest tools of that server, by the
 // MCP search ranking.
 func (run *Run) mcpMissing(server, name string) error {
-	if _, ok := run.mcpServers[server]; !ok {
-		return fmt.Errorf("MCP has no server %s. MCP.$api() lists them.", jsString(server))
+	if _, ok := run.tab.MCPServers[server]; !ok {
+		return tool.Messagef("MCP has no server %s. MCP.$api() lists them.", bridge.Quote(server))
 	}
-	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, jsString(truncateUTF8(name, 80)))
-	hits, _ := run.catalog.MCPSearch(name, catalog.MaxSearchLimit)
+	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, bridge.Quote(bridge.Truncate(name, 80)))
+	hits, _ := run.tab.Catalog.MCPSearch(name, catalog.MaxSearchLimit)
 	var near []string
 	for _, h := range hits {
 		if strings.HasPrefix(h.Path, "MCP."+server+".") || strings.HasPrefix(h.Path, "MCP."+server+"[") {
@@ -240,35 +250,18 @@ func (run *Run) mcpMissing(server, name string) error {
 // resolveOperation resolves MCP.<server>.resources.list/read and
 // prompts.list/get: an operation the policy refused fails here, before any
 // hook or the server sees it.
-func (run *Run) resolveOperation(req *request, a bridgeArgs) error {
-	var server string
-	if a.Server != nil {
-		server = *a.Server
+func (run *Run) resolveOperation(req *request, a *bridge.Args) error {
+	server := a.Server.Value
+	name, ok := run.tab.MCPServers[server]
+	if !ok && table.IsMCPMethod(a.Method) {
+		return tool.Messagef("Unknown MCP server: %s", server)
 	}
-	name, ok := run.mcpServers[server]
-	if !ok && isMCPMethod(a.Method) {
-		return fmt.Errorf("Unknown MCP server: %s", server)
-	}
-	tool, id, err := run.operation(name, a.Method)
+	tool, id, err := run.tab.Operation(name, a.Method)
 	if err != nil {
 		return err
 	}
-	req.tool, req.id, req.name, req.input = tool, id, a.Method, orEmpty(a.Params)
+	req.tool, req.id, req.name, req.input = tool, id, a.Method, orEmpty(json.RawMessage(a.Params))
 	return nil
-}
-
-// operation is the executor and id of a server's resource or prompt
-// operation, when the policy keeps it.
-func (run *Run) operation(server, method string) (*tool.Tool, string, error) {
-	if !isMCPMethod(method) {
-		return nil, "", fmt.Errorf("unsupported MCP method %q", method)
-	}
-	id := catalog.ID(catalog.SourceMCP, server, method)
-	tool := run.byID[id]
-	if _, ok := run.mcpOps[id]; !ok || tool == nil || tool.Execute == nil {
-		return nil, id, fmt.Errorf("MCP operation %s is not allowed in this run.", id)
-	}
-	return tool, id, nil
 }
 
 // orEmpty is an input the guest or client left out (absent or null) as {}.
@@ -279,28 +272,10 @@ func orEmpty(input json.RawMessage) json.RawMessage {
 	return input
 }
 
-// apiRead answers API.read, encoding each file once per table: a cell that
-// reads a large declaration many times holds one copy of it.
-func (run *Run) apiRead(path string) abi.Outcome {
-	run.apiMu.Lock()
-	defer run.apiMu.Unlock()
-	if out, ok := run.api[path]; ok {
-		return out
-	}
-	out := settle(run.catalog.APIFiles().Read(path))
-	if !out.Rejected {
-		if run.api == nil {
-			run.api = map[string]abi.Outcome{}
-		}
-		run.api[path] = out
-	}
-	return out
-}
-
-// perform runs a resolved request, on a worker or, for a read, inside
+// answer runs a resolved request, on a worker or, for a read, inside
 // Request. Every failure is a plain message: no host error object reaches
 // the guest.
-func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out abi.Outcome) {
+func (run *Run) answer(ctx context.Context, st *state, pc *pendingCall) (out abi.Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = abi.Reject(fmt.Sprintf("tool call failed: %v", r))
@@ -308,51 +283,51 @@ func (run *Run) perform(ctx context.Context, st *state, pc *pendingCall) (out ab
 	}()
 	req := pc.req
 	switch req.op {
-	case "store":
-		return settle(run.store(ctx, req.raw))
-	case "load":
-		return settle(run.load(ctx, req.raw))
-	case "namespace":
-		return settle(run.invokeNamespace(ctx, st, pc, req.raw))
-	case "search":
-		return settle(run.search(req.query, req.limit))
-	case "mcp_search":
-		return settle(run.mcpSearch(req.query, req.limit))
-	case "describe":
+	case bridge.Store:
+		return bridge.Outcome(run.store(ctx, req.raw))
+	case bridge.Load:
+		return bridge.Outcome(run.load(ctx, req.raw))
+	case bridge.Namespace:
+		return bridge.Outcome(run.callNamespace(ctx, st, pc, req.raw))
+	case bridge.Search:
+		return bridge.Outcome(run.search(req.query, req.limit))
+	case bridge.MCPSearch:
+		return bridge.Outcome(run.mcpSearch(req.query, req.limit))
+	case bridge.Describe:
 		e, err := run.resolve(req.id)
 		if err != nil {
-			return settle(nil, err)
+			return bridge.Outcome(nil, err)
 		}
-		return settle(e.Described(), nil)
-	case "mcp_api":
+		return bridge.Outcome(e.Described(), nil)
+	case bridge.MCPAPI:
 		if req.server == nil {
-			return settle(run.catalog.MCPRootAPI(), nil)
+			return bridge.Outcome(run.tab.Catalog.MCPRootAPI(), nil)
 		}
-		return settle(run.catalog.MCPServerAPI(*req.server, req.selector, req.schema))
-	case "api_list":
-		return settle(run.catalog.APIFiles().List(req.path))
-	case "api_read":
-		return run.apiRead(req.path)
-	case opAgent:
+		return bridge.Outcome(run.tab.Catalog.MCPServerAPI(*req.server, req.selector, req.schema))
+	case bridge.APIList:
+		return bridge.Outcome(run.tab.Catalog.APIFiles().List(req.path))
+	case bridge.APIRead:
+		return run.tab.APIFile(req.path)
+	case bridge.Agent:
 		return run.runAgent(ctx, st, pc)
 	}
-	res, err := run.execute(ctx, st, pc, req.tool, req.id, req.input)
+	res, err := run.callNested(ctx, st, pc, req.tool, req.id, req.input)
 	switch {
 	case err != nil:
 		return abi.Reject(err.Error())
-	case req.op == "mcp_request":
-		return settle(res.Details, nil)
-	case req.mcp:
+	case req.op == bridge.MCPRequest:
+		return bridge.Outcome(res.Details, nil)
+	case req.op == bridge.MCP:
 		if res.Details != nil {
-			return settle(res.Details, nil)
+			return bridge.Outcome(res.Details, nil)
 		}
-		return settle(map[string]any{"content": res.Content}, nil)
+		return bridge.Outcome(map[string]any{"content": res.Content}, nil)
 	case req.valueOnly && res.Details != nil:
-		return settle(res.Details, nil)
+		return bridge.Outcome(res.Details, nil)
 	case req.valueOnly:
-		return settle(res, nil)
+		return bridge.Outcome(res, nil)
 	}
-	return settle(struct {
+	return bridge.Outcome(struct {
 		Tool   catalog.Compact `json:"tool"`
 		Result tool.Result     `json:"result"`
 	}{req.entry.Compact(), res}, nil)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 )
 
 // Status is what a [Result] reports of its run.
@@ -117,9 +118,9 @@ func (run *Run) telemetry() Telemetry {
 		CallCount:     run.calls.Load(),
 		VisibleTools:  []string{},
 	}
-	if run.catalog != nil {
-		t.CatalogSize = run.catalog.Len()
-		t.Sources = run.catalog.Sources()
+	if run.tab.Catalog != nil {
+		t.CatalogSize = run.tab.Catalog.Len()
+		t.Sources = run.tab.Catalog.Sources()
 	}
 	for _, d := range run.visible {
 		t.VisibleTools = append(t.VisibleTools, d.Name)
@@ -130,7 +131,7 @@ func (run *Run) telemetry() Telemetry {
 // failed builds a failed result. The message is bounded by maxOutputBytes
 // like every other part of a result: a guest can throw a huge string.
 func (run *Run) failed(code abi.ErrorCode, reason Reason, msg string) Result {
-	msg = truncateUTF8(msg, run.rt.bounds.MaxOutputBytes)
+	msg = bridge.Truncate(msg, run.rt.bounds.MaxOutputBytes)
 	return Result{Status: StatusFailed, Code: code, Reason: reason, Error: msg, Telemetry: run.telemetry()}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 
 	"github.com/seed11a79d2d/codemode/store"
 )
@@ -37,7 +38,7 @@ func stateRequest(payload []byte) (key string, value json.RawMessage, err error)
 func (run *Run) load(ctx context.Context, payload []byte) (any, error) {
 	s, ok := run.session()
 	if !ok {
-		return nil, errors.New(msgNoSession)
+		return nil, tool.Message(msgNoSession)
 	}
 	key, _, err := stateRequest(payload)
 	if err != nil {
@@ -57,7 +58,7 @@ func (run *Run) load(ctx context.Context, payload []byte) (any, error) {
 func (run *Run) store(ctx context.Context, payload []byte) (any, error) {
 	s, ok := run.session()
 	if !ok {
-		return nil, errors.New(msgNoSession)
+		return nil, tool.Message(msgNoSession)
 	}
 	key, value, err := stateRequest(payload)
 	if err != nil {

@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/tool"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 	"github.com/seed11a79d2d/codemode/store"
 )
 
@@ -117,7 +119,7 @@ func (st *state) drainReady() {
 // encode is the run's portable state.
 func (st *state) encode() ([]byte, error) {
 	p := portable{V: portableVersion, Parent: st.parent, Seq: st.seq, Next: st.next, RestartSafe: st.restartSafe,
-		ReplayID: st.replayID, Returned: st.returned, OutputBytes: st.outputBytes, Agents: st.swarm.started, JS: st.pos.js, Prefix: st.pos.prefix, Image: st.image}
+		ReplayID: st.replayID, Returned: st.returned, OutputBytes: st.outputBytes, Agents: st.swarm.Started, JS: st.pos.js, Prefix: st.pos.prefix, Image: st.image}
 	for t := abi.Ticket(1); t <= st.next; t++ {
 		pc := st.pending[t]
 		if pc == nil {
@@ -324,7 +326,7 @@ func (run *Run) decode(ctx context.Context, rec store.ParkedRun, outs map[abi.Ti
 	}
 	st := run.newState(p.Parent)
 	st.id, st.seq, st.next, st.restartSafe, st.replayID = rec.ID, p.Seq, p.Next, p.RestartSafe, p.ReplayID
-	st.returned, st.outputBytes, st.image, st.swarm.started = p.Returned, p.OutputBytes, p.Image, max(0, p.Agents)
+	st.returned, st.outputBytes, st.image, st.swarm.Started = p.Returned, p.OutputBytes, p.Image, max(0, p.Agents)
 	st.pos.js, st.pos.prefix = p.JS, p.Prefix
 	fail := func(err error) (*state, error) {
 		st.cancel()
@@ -335,10 +337,10 @@ func (run *Run) decode(ctx context.Context, rec store.ParkedRun, outs map[abi.Ti
 		if c.Ticket < 1 || c.Ticket > p.Next || st.pending[c.Ticket] != nil || c.Kind > kindLocal {
 			return fail(errors.New("its record has an invalid pending request"))
 		}
-		pc := &pendingCall{id: c.ID, method: c.Method, kind: c.Kind, deferred: c.Deferred, replaySafe: c.ReplaySafe, replica: c.Replica, payload: c.Payload}
+		pc := &pendingCall{id: c.ID, op: bridge.Lookup(c.Method), method: c.Method, kind: c.Kind, deferred: c.Deferred, replaySafe: c.ReplaySafe, replica: c.Replica, payload: c.Payload}
 		switch {
 		case c.Kind == kindCall && c.Deferred:
-			req, err := st.newRequest(c.Method, c.Payload)
+			req, err := st.newRequest(pc.op, c.Method, c.Payload)
 			if err != nil {
 				return fail(err)
 			}
@@ -428,7 +430,7 @@ func (st *state) pollRemote(ctx context.Context, checkAlive bool) error {
 		if st.replay(t, pc) {
 			continue
 		}
-		return fmt.Errorf("code mode nested call %s was lost: the process that ran it (%s) stopped before it finished.", pc.id, pc.replica)
+		return tool.Messagef("code mode nested call %s was lost: the process that ran it (%s) stopped before it finished.", pc.id, pc.replica)
 	}
 	return nil
 }
@@ -439,7 +441,7 @@ func (st *state) replay(t abi.Ticket, pc *pendingCall) bool {
 	if !st.restartSafe || !pc.replaySafe || pc.payload == "" {
 		return false
 	}
-	req, err := st.newRequest(pc.method, pc.payload)
+	req, err := st.newRequest(pc.op, pc.method, pc.payload)
 	if err != nil || req.refused != "" || !req.replaySafe {
 		return false
 	}

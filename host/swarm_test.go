@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+	"github.com/seed11a79d2d/codemode/host/internal/swarm"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -240,7 +242,7 @@ func TestSwarmTrajectory(t *testing.T) {
 	want := []string{`phase {"title":"collect"}`, `log {"message":"{\"got\":\"first: one\"}"}`, "log", `phase {"title":"42"}`}
 	for i, w := range want {
 		c := <-notes
-		if s := c.Method + " " + string(c.Input); i != 2 && s != w || i == 2 && (len(c.Input) > maxNoteBytes+64 || c.Method != w) {
+		if s := c.Method + " " + string(c.Input); i != 2 && s != w || i == 2 && (len(c.Input) > swarm.MaxNoteBytes+64 || c.Method != w) {
 			t.Errorf("note %d: %.80s, want %s", i, s, w)
 		}
 	}
@@ -250,8 +252,8 @@ func TestSwarmTrajectory(t *testing.T) {
 	if r.Status != StatusCompleted {
 		t.Fatalf("%+v", r)
 	}
-	if n := len(notes); n > maxNotesPerRun {
-		t.Errorf("%d notes of one run, bound %d", n, maxNotesPerRun)
+	if n := len(notes); n > swarm.MaxNotesPerRun {
+		t.Errorf("%d notes of one run, bound %d", n, swarm.MaxNotesPerRun)
 	}
 	quiet := prepare(t, rt, RunOptions{})
 	if r := exec(t, quiet, `for (let i = 0; i < 20000; i++) log(i); return 1`); r.Status != StatusCompleted {
@@ -281,7 +283,7 @@ func TestSwarmIsASeparateGate(t *testing.T) {
 
 	none := swarmRuntime(t, `true`, `true`, nil)
 	r = exec(t, prepare(t, none, RunOptions{}), `try { await agents.run("p"); } catch (e) { return e.name + ": " + e.message; }`)
-	if r.Status != StatusCompleted || string(r.Value) != jsString("SwarmAgentError: "+msgSwarmNoAgents) {
+	if r.Status != StatusCompleted || string(r.Value) != bridge.Quote("SwarmAgentError: "+swarm.MsgNoAgents) {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -43,12 +44,12 @@ func TestPrepareReusesTheTable(t *testing.T) {
 	src.set(echoTool("first"))
 	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Sources: []tool.Source{src}})
 	a, b := prepare(t, rt, RunOptions{}), prepare(t, rt, RunOptions{})
-	if a.table != b.table || src.reads.Load() != 1 {
+	if a.tab != b.tab || src.reads.Load() != 1 {
 		t.Fatalf("two Prepares built two tables (%d reads of the source)", src.reads.Load())
 	}
 	src.set(echoTool("second"))
 	c := prepare(t, rt, RunOptions{})
-	if c.table == a.table {
+	if c.tab == a.tab {
 		t.Fatal("a moved Version kept the old table")
 	}
 	if r := exec(t, c, `return ["first" in MCP.docs, "second" in MCP.docs]`); string(r.Value) != `[false,true]` {
@@ -124,7 +125,7 @@ func TestLargeCatalogCells(t *testing.T) {
 		tools = append(tools, echoTool(fmt.Sprintf("lookup_%d", i)))
 	}
 	run := prepare(t, newRuntime(t, `true`, tools...), RunOptions{})
-	if run.guestSetup().full != "" {
+	if run.tab.GuestSetup().Whole() {
 		t.Fatal("2,000 tools were set up whole")
 	}
 	r := exec(t, run, `
@@ -199,7 +200,7 @@ func TestLargeCatalogKeepsDeniedToolsOut(t *testing.T) {
 	rt := newRuntimeWith(t, &Options{CodeMode: &Config{Enabled: true}, Tools: tools,
 		Policy: &Policy{Deny: []string{"wipe_all", "mcp:docs:drop_db"}}})
 	run := prepare(t, rt, RunOptions{})
-	if run.guestSetup().full != "" {
+	if run.tab.GuestSetup().Whole() {
 		t.Fatal("not a large catalog")
 	}
 	r := exec(t, run, `
@@ -227,8 +228,8 @@ func TestDestructive(t *testing.T) {
 		`{"destructiveHint":true,"title":"Wipe"}`:      true,
 		`{"destructiveHint":"no"}`:                     true, // unreadable: marked
 	} {
-		if got := Destructive(json.RawMessage(in)); got != want {
-			t.Errorf("Destructive(%s) = %v, want %v", in, got, want)
+		if got := table.Destructive(json.RawMessage(in)); got != want {
+			t.Errorf("table.Destructive(%s) = %v, want %v", in, got, want)
 		}
 	}
 }

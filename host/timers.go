@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 )
 
 // maxPendingTimers bounds a run's pending setTimeout and setInterval timers.
@@ -155,7 +156,7 @@ func (st *state) endTimers() {
 // setTimeout takes as "never fire".
 func (st *state) refuseTimer() abi.Ticket {
 	st.next++
-	st.pending[st.next] = &pendingCall{method: "timer", kind: kindLocal}
+	st.pending[st.next] = &pendingCall{op: bridge.Timer, method: bridge.Timer.String(), kind: kindLocal}
 	st.ready = append(st.ready, settled{st.next, abi.Reject("the cell has returned")})
 	return st.next
 }

@@ -5,13 +5,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -172,18 +173,18 @@ func checkSearchSurface(visible, direct []ToolDefinition, mode ToolSearchMode) e
 		switch {
 		case k >= 0:
 			if d.Description != want[k].Description || !bytes.Equal(d.InputSchema, want[k].InputSchema) {
-				return fmt.Errorf("%w: a %s that is not Tool Search's", ErrFailClosed, d.Name)
+				return fmt.Errorf("%w: a %s that is not Tool Search's", table.ErrFailClosed, d.Name)
 			}
 			seen[d.Name]++
-		case d.Name == "exec" || d.Name == "wait" || isToolSearchControl(d.Name):
-			return fmt.Errorf("%w: %q is not a control of Tool Search mode %q", ErrFailClosed, d.Name, mode)
+		case d.Name == "exec" || d.Name == "wait" || table.IsToolSearchControl(d.Name):
+			return fmt.Errorf("%w: %q is not a control of Tool Search mode %q", table.ErrFailClosed, d.Name, mode)
 		case !slices.ContainsFunc(direct, func(x ToolDefinition) bool { return x.Name == d.Name }):
-			return fmt.Errorf("%w: %q is neither a control nor a direct-only tool", ErrFailClosed, d.Name)
+			return fmt.Errorf("%w: %q is neither a control nor a direct-only tool", table.ErrFailClosed, d.Name)
 		}
 	}
 	for _, w := range want {
 		if seen[w.Name] != 1 {
-			return fmt.Errorf("%w: want one %s, have %d", ErrFailClosed, w.Name, seen[w.Name])
+			return fmt.Errorf("%w: want one %s, have %d", table.ErrFailClosed, w.Name, seen[w.Name])
 		}
 	}
 	return nil
@@ -226,15 +227,15 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 		if err != nil {
 			return tool.Result{}, err
 		}
-		if v, err = run.catalog.SearchEvery(q, n); err != nil {
+		if v, err = run.tab.Catalog.SearchEvery(q, n); err != nil {
 			return tool.Result{}, err
 		}
 	case "tool_describe", "tool_call":
 		var id string
 		if json.Unmarshal(a.ID, &id) != nil {
-			return tool.Result{}, errors.New("id must be a string.")
+			return tool.Result{}, tool.Message("id must be a string.")
 		}
-		e, err := run.catalog.ResolveEvery(truncateUTF8(id, maxName), searchHelp)
+		e, err := run.tab.Catalog.ResolveEvery(bridge.Truncate(id, maxName), searchHelp)
 		if err != nil {
 			return tool.Result{}, err
 		}
@@ -254,18 +255,18 @@ func (run *Run) callControl(ctx context.Context, callID, name string, args json.
 func decodeControl(name string, args json.RawMessage) (controlArgs, error) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(args, &m) != nil || m == nil {
-		return controlArgs{}, fmt.Errorf("%s takes one JSON object.", name)
+		return controlArgs{}, tool.Messagef("%s takes one JSON object.", name)
 	}
 	allowed := map[string][]string{"tool_search": {"query", "limit"}, "tool_describe": {"id"}, "tool_call": {"id", "input"}}[name]
 	for k := range m {
 		if !slices.Contains(allowed, k) {
-			return controlArgs{}, fmt.Errorf("%s has no argument %q; it takes %v.", name, echoName(k), allowed)
+			return controlArgs{}, tool.Messagef("%s has no argument %q; it takes %v.", name, echoName(k), allowed)
 		}
 	}
 	var a controlArgs
 	json.Unmarshal(args, &a)
 	if in := bytes.TrimSpace(a.Input); len(in) > 0 && in[0] != '{' && string(in) != "null" {
-		return controlArgs{}, errors.New("input must be an object.")
+		return controlArgs{}, tool.Message("input must be an object.")
 	}
 	return a, nil
 }
@@ -273,16 +274,16 @@ func decodeControl(name string, args json.RawMessage) (controlArgs, error) {
 // callEntry is tool_call's call: the one executor path, as a nested call of
 // the tool_call (hooks, approval, output contract, trajectory).
 func (run *Run) callEntry(ctx context.Context, callID string, e catalog.Entry, input json.RawMessage) (res tool.Result, err error) {
-	def := run.byID[e.ID]
+	def := run.tab.ByID[e.ID]
 	if def == nil || def.Execute == nil {
-		return tool.Result{}, fmt.Errorf("Tool %q cannot be called.", e.ID)
+		return tool.Result{}, tool.Messagef("Tool %q cannot be called.", e.ID)
 	}
 	ev := tool.Event{ToolKind: tool.KindNested, ToolName: def.Name, ToolID: e.ID,
 		CallID: fmt.Sprintf("tool_call:%s:%s:1", sanitizeID(callID), def.Name), ParentCallID: callID,
 		Input: input, Scope: run.opts.Scope}
 	start := time.Now()
 	defer func() { record(run.opts.Trajectory, ev, "tool_call", start, err) }()
-	return run.invoke(ctx, def, &ev)
+	return run.tab.Call(ctx, def, &ev)
 }
 
 // textBlock is an MCP text content block.

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/host/internal/table"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -77,7 +78,7 @@ func TestCodeModeWinsOverToolSearch(t *testing.T) {
 		t.Fatalf("surface %s searching=%v", got, run.Searching())
 	}
 	for _, e := range run.Catalog().Entries() {
-		if isToolSearchControl(e.Name) {
+		if table.IsToolSearchControl(e.Name) {
 			t.Fatalf("control %s catalogued", e.ID)
 		}
 	}
@@ -99,14 +100,14 @@ func TestToolSearchSurfaceCheckFailsClosed(t *testing.T) {
 		"a second search":    append(append([]ToolDefinition{}, want...), want[1]),
 		"a forged search":    {want[0], forged, want[2], want[3]},
 		"exec next to it":    append(append([]ToolDefinition{}, want...), ToolDefinition{Name: "exec"}),
-		"wait next to it":    append(append([]ToolDefinition{}, want...), waitDefinition()),
+		"wait next to it":    append(append([]ToolDefinition{}, want...), table.WaitDefinition()),
 		"an unapproved tool": append(append([]ToolDefinition{}, want...), other),
 	} {
-		if err := checkSearchSurface(visible, nil, ToolSearchAll); !errors.Is(err, ErrFailClosed) {
+		if err := checkSearchSurface(visible, nil, ToolSearchAll); !errors.Is(err, table.ErrFailClosed) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if err := checkSearchSurface(searchControls(ToolSearchCode)[:1], nil, ToolSearchTools); !errors.Is(err, ErrFailClosed) {
+	if err := checkSearchSurface(searchControls(ToolSearchCode)[:1], nil, ToolSearchTools); !errors.Is(err, table.ErrFailClosed) {
 		t.Errorf("tool_search_code in tools mode: %v", err)
 	}
 	if err := checkSearchSurface(append(want, other), []ToolDefinition{other}, ToolSearchAll); err != nil {

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"time"
-	"unicode/utf8"
+
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 )
 
 // NestedCall is one nested tool call, recorded under its parent exec call so
@@ -62,20 +63,9 @@ func (run *Run) logSurface() {
 	}
 	redacted := make([]ToolDefinition, len(run.visible))
 	for i, t := range run.visible {
-		t.Description = truncateUTF8(t.Description, debugDescriptionChars)
+		t.Description = bridge.Truncate(t.Description, debugDescriptionChars)
 		redacted[i] = t
 	}
 	b, _ := json.Marshal(redacted)
-	run.rt.logger.Info("code mode model-facing payload", "json", truncateUTF8(string(b), debugPayloadBytes))
-}
-
-// truncateUTF8 cuts s to at most n bytes on a rune boundary, marking the cut.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	run.rt.logger.Info("code mode model-facing payload", "json", bridge.Truncate(string(b), debugPayloadBytes))
 }

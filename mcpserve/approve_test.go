@@ -14,31 +14,43 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/hosttest"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
 // approvalRuntime has one tool, wipe, whose annotations mark it
 // destructive, decided by relay.
 func approvalRuntime(t *testing.T, relay *Relay, wiped *[]string) *host.Runtime {
-	var mu sync.Mutex
-	rt, err := host.New(context.Background(), &host.Options{
-		CodeMode: &host.Config{Enabled: true},
-		Tools: []tool.Tool{{Name: "wipe", Description: "Wipe a disk.", Annotations: json.RawMessage(`{"destructiveHint":true}`),
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"disk":{"type":"string"},"apiToken":{"type":"string"}}}`),
-			Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
-				mu.Lock()
-				defer mu.Unlock()
-				*wiped = append(*wiped, string(c.Input))
-				return tool.Result{Details: "wiped"}, nil
-			}}},
-		Policy: &host.Policy{ApproveDestructive: true},
-		Hooks:  tool.Hooks{Approve: relay.Approve},
-	})
+	return approvalRuntimeWith(t, `true`, relay, wiped, nil)
+}
+
+// approvalRuntimeWith is approvalRuntime with a code-mode config and more
+// tools beside wipe.
+func approvalRuntimeWith(t testing.TB, config string, relay *Relay, wiped *[]string, more []tool.Tool) *host.Runtime {
+	rt, err := newApprovalRuntime(config, relay, wiped, more)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rt.Close(context.Background()) })
 	return rt
+}
+
+func newApprovalRuntime(config string, relay *Relay, wiped *[]string, more []tool.Tool) (*host.Runtime, error) {
+	var mu sync.Mutex
+	wipe := tool.Tool{Name: "wipe", Description: "Wipe a disk.", Annotations: json.RawMessage(`{"destructiveHint":true}`),
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"disk":{"type":"string"},"apiToken":{"type":"string"}}}`),
+		Execute: func(ctx context.Context, c tool.Call) (tool.Result, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			*wiped = append(*wiped, string(c.Input))
+			return tool.Result{Details: "wiped"}, nil
+		}}
+	return host.New(context.Background(), &host.Options{
+		CodeMode: hosttest.CodeMode(json.RawMessage(config)),
+		Tools:    append([]tool.Tool{wipe}, more...),
+		Policy:   &host.Policy{ApproveDestructive: true},
+		Hooks:    tool.Hooks{Approve: relay.Approve},
+	})
 }
 
 const wipeCell = `try { return await tools.callValue("wipe", { disk: "sdb", apiToken: "s3cr3t-value" }) } catch (e) { return "refused: " + e.message }`

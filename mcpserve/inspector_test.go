@@ -13,14 +13,23 @@ import (
 )
 
 // stdioServerEnv makes the test binary serve the fixture over stdio instead
-// of running the tests, so external clients can spawn it.
+// of running the tests, so external clients can spawn it: "1" serves the
+// fixture, "matrix" the protocol matrix's runtime.
 const stdioServerEnv = "CODEMODE_MCPSERVE_STDIO"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(stdioServerEnv) == "1" {
+	if mode := os.Getenv(stdioServerEnv); mode != "" {
 		f, err := buildFixture(parkConfig)
+		o := &Options{}
+		if err == nil && mode == "matrix" {
+			// The protocol matrix's runtime: the fixture's tools and wipe.
+			f.rt.Close(context.Background())
+			var wiped []string
+			o.Relay = &Relay{}
+			f.rt, err = newApprovalRuntime(parkConfig, o.Relay, &wiped, f.tools)
+		}
 		if err == nil {
-			err = Serve(context.Background(), f.rt, &Options{})
+			err = Serve(context.Background(), f.rt, o)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -89,9 +89,10 @@ type Options struct {
 	// Redact, when set, replaces credentials in what reaches the model: a
 	// cell's output, value and error, and direct tools' results.
 	Redact *redact.Redactor
-	// Drain is how long Serve waits, when ctx ends, for HTTP requests in
-	// flight (legs of exec and wait, which park at their deadline) before it
-	// closes them. Zero means one second.
+	// Drain is how long Serve, when ctx ends, lets the exec and wait legs
+	// in flight over HTTP finish (a cell parks at its deadline) while
+	// /readyz fails and new legs are refused as busy; legs still running
+	// then fail with a message that says so. Zero means one second.
 	Drain time.Duration
 }
 
@@ -299,34 +300,17 @@ func (s *service) serveHTTP(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("serve MCP over HTTP: %w", err)
 	case <-ctx.Done():
 	}
-	// Take no more connections; let the tool calls in flight finish (exec
-	// and wait legs park at their deadline), at most Drain; give the other
-	// requests a moment; then close what is left. Event streams never finish
-	// on their own, so Shutdown alone would wait for them.
+	// Drain (drain.go), then close: event streams never finish on their
+	// own, so Shutdown alone would wait for them.
 	drain := s.opts.Drain
 	if drain <= 0 {
 		drain = time.Second
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), drain)
+	s.drain(drain)
+	sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	shut := make(chan struct{})
-	go func() {
-		hs.Shutdown(sctx)
-		close(shut)
-	}()
-	for s.inflight.Load() > 0 && sctx.Err() == nil {
-		select {
-		case <-shut:
-		case <-sctx.Done():
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	select {
-	case <-shut:
-	case <-time.After(time.Second):
-	}
+	hs.Shutdown(sctx)
 	hs.Close()
-	<-shut
 	return nil
 }
 
@@ -345,7 +329,9 @@ func (s *service) httpHandler() http.Handler {
 	outer.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { probe(w, nil) })
 	outer.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
 		var err error
-		if s.opts.Ready != nil {
+		if s.draining.Load() {
+			err = errors.New("draining: this replica is shutting down")
+		} else if s.opts.Ready != nil {
 			ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 			defer cancel()
 			err = s.opts.Ready(ctx)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/host"
@@ -19,10 +20,28 @@ import (
 // (denied, approved, refused) to the trajectory record the service gets when
 // the call ends, for logs, metrics and the audit trail. Install its
 // [Observer.Hooks] in the runtime and pass it as [Options.Observer].
+//
+// With a Tracer it also traces serve: see trace.go for the span tree.
 type Observer struct {
+	// Tracer, when set, gets a span per MCP request, cell leg and nested
+	// call. Set it before Hooks is called.
+	Tracer trace.TracerProvider
+	// TraceContent puts cell code and nested calls' arguments (and their
+	// errors' text) in spans, cut to 4 KiB: they may hold secrets a cell
+	// was given. Off, spans carry ids, names, statuses and sizes only.
+	TraceContent bool
+	// Engine names the engine cells run on, for leg spans.
+	Engine string
+
+	tr        tracing
 	mu        sync.Mutex
-	decisions map[string]string // nested call id -> decision, until its record
+	decisions map[callKey]string // decision, until the call's record
 }
+
+// callKey names a nested call in a process: its id is unique within its
+// run only, and a run resumed from a store keeps the ids another replica
+// gave it, so two sessions may hold the same id.
+type callKey struct{ session, call string }
 
 // maxDecisions bounds the decisions kept for records that never came (a
 // call abandoned with its run); past it, arbitrary ones are dropped, and
@@ -32,8 +51,12 @@ const maxDecisions = 4096
 // Hooks wraps h so that the observer sees its verdicts.
 func (o *Observer) Hooks(h tool.Hooks) tool.Hooks {
 	out := h
-	if before := h.BeforeToolCall; before != nil {
+	if before := h.BeforeToolCall; before != nil || o.tracer() != nil {
 		out.BeforeToolCall = func(ctx context.Context, e tool.Event) tool.Decision {
+			o.startCall(ctx, e)
+			if before == nil {
+				return tool.Decision{}
+			}
 			d := before(ctx, e)
 			if d.Block {
 				o.note(e, ops.DecisionDenied)
@@ -49,6 +72,7 @@ func (o *Observer) Hooks(h tool.Hooks) tool.Hooks {
 				d = ops.DecisionApproved
 			}
 			o.note(e, d)
+			o.approval(e, d)
 			return ok, reason, err
 		}
 	}
@@ -69,9 +93,10 @@ func (o *Observer) note(e tool.Event, decision string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.decisions == nil {
-		o.decisions = map[string]string{}
+		o.decisions = map[callKey]string{}
 	}
-	if decision == ops.DecisionAllowed && o.decisions[e.CallID] != "" {
+	k := callKey{e.Scope.SessionID, e.CallID}
+	if decision == ops.DecisionAllowed && o.decisions[k] != "" {
 		return
 	}
 	for id := range o.decisions {
@@ -80,17 +105,18 @@ func (o *Observer) note(e tool.Event, decision string) {
 		}
 		delete(o.decisions, id)
 	}
-	o.decisions[e.CallID] = decision
+	o.decisions[k] = decision
 }
 
-// decision takes the verdict on a finished call. A call no hook saw
-// through was stopped by the host before its tool ran (approval needed
-// and no approver, a bad output schema): denied.
-func (o *Observer) decision(c host.NestedCall) string {
+// decision takes the verdict on a finished call of session. A call no
+// hook saw through was stopped by the host before its tool ran (approval
+// needed and no approver, a bad output schema): denied.
+func (o *Observer) decision(session string, c host.NestedCall) string {
 	if o != nil {
+		k := callKey{session, c.ID}
 		o.mu.Lock()
-		d, ok := o.decisions[c.ID]
-		delete(o.decisions, c.ID)
+		d, ok := o.decisions[k]
+		delete(o.decisions, k)
 		o.mu.Unlock()
 		if ok {
 			return d
@@ -113,7 +139,13 @@ type leg struct {
 	principal string
 	callID    string
 	start     time.Time
-	code      []byte // the cell's source, hashed only for the audit trail
+	code      []byte // the cell's source, hashed for the audit trail, in spans with TraceContent
+
+	// Tracing: the leg's span, the request context under it, and the
+	// call id of the exec that started the leg's run.
+	span trace.Span
+	ctx  context.Context
+	exec string
 
 	mu    sync.Mutex
 	run   *host.Run // for the catalog: a call's server
@@ -122,7 +154,7 @@ type leg struct {
 	held  []host.NestedCall
 }
 
-func (s *service) beginLeg(kind string, sess *session, req *sdk.CallToolRequest, callID string, args json.RawMessage) *leg {
+func (s *service) beginLeg(ctx context.Context, kind string, sess *session, req *sdk.CallToolRequest, callID string, args json.RawMessage) *leg {
 	l := &leg{s: s, kind: kind, sess: sess, principal: principal(req), callID: callID, start: time.Now()}
 	if kind == "wait" {
 		var in struct {
@@ -130,7 +162,7 @@ func (s *service) beginLeg(kind string, sess *session, req *sdk.CallToolRequest,
 		}
 		json.Unmarshal(args, &in)
 		l.runID = boundID(in.RunID)
-	} else if s.opts.Audit != nil {
+	} else if s.opts.Audit != nil || s.opts.Observer != nil && s.opts.Observer.TraceContent {
 		var in struct {
 			Code string `json:"code"`
 		}
@@ -138,6 +170,9 @@ func (s *service) beginLeg(kind string, sess *session, req *sdk.CallToolRequest,
 		l.code = []byte(in.Code)
 	}
 	s.opts.Metrics.LegStarted(kind)
+	if t := s.opts.Observer.tracer(); t != nil {
+		l.ctx = l.startLeg(ctx, t)
+	}
 	return l
 }
 
@@ -172,13 +207,15 @@ func (l *leg) trajectory(next func(host.NestedCall)) func(host.NestedCall) {
 // call reports one nested call; l.mu is held.
 func (l *leg) call(c host.NestedCall) {
 	s := l.s
-	decision, server := s.opts.Observer.decision(c), l.server(c)
+	decision, server := s.opts.Observer.decision(l.sess.id, c), l.server(c)
 	outcome := ops.OutcomeOK
 	if c.Error != "" {
 		outcome = ops.OutcomeError
 	}
 	s.opts.Metrics.NestedCall(server, decision, outcome, c.Duration)
+	s.opts.Observer.endCall(l.sess.id, c, server, decision, outcome)
 	attrs := []any{"session", l.sess.id, "run", l.runID, "call", l.callID, "tool", c.ToolID, "decision", decision, "outcome", outcome}
+	attrs = l.traceAttrs(attrs)
 	if decision == ops.DecisionApproved || decision == ops.DecisionRefused {
 		s.logger.Info("approval decision", attrs...)
 	} else {
@@ -229,6 +266,7 @@ func (l *leg) end(r host.Result) {
 	l.held = nil
 	runID := l.runID
 	l.mu.Unlock()
+	l.endLeg(r, runID)
 	s := l.s
 	busy := r.Code == abi.CodeRuntimeUnavailable && r.Reason == "busy"
 	s.opts.Metrics.LegFinished(l.kind, r.Status.String(), string(r.Code), busy, d)
@@ -244,6 +282,7 @@ func (l *leg) end(r host.Result) {
 	if l.principal != "" {
 		attrs = append(attrs, "principal", l.principal)
 	}
+	attrs = l.traceAttrs(attrs)
 	s.logger.Info("cell leg", attrs...)
 	if s.opts.Audit == nil {
 		return

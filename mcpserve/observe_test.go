@@ -417,3 +417,29 @@ func TestAuditAcrossStatelessReplicas(t *testing.T) {
 		t.Fatalf("records: %+v\n%+v", exec, wait)
 	}
 }
+
+// Two sessions whose calls share an id (a run resumed from a store keeps
+// the ids another replica gave it) keep their own decisions: an approval
+// in one is not the other's.
+func TestObserverDecisionsAreSessionScoped(t *testing.T) {
+	obs := &Observer{}
+	h := obs.Hooks(tool.Hooks{
+		Approve: func(ctx context.Context, e tool.Event) (bool, string, error) {
+			return e.Scope.SessionID == "a", "", nil
+		},
+	})
+	ev := func(session string) tool.Event {
+		return tool.Event{ToolKind: tool.KindNested, CallID: "tool_search_code:mcp_call_1:wipe:1", Scope: tool.Scope{SessionID: session}}
+	}
+	ctx := context.Background()
+	h.Approve(ctx, ev("a"))
+	h.AfterToolCall(ctx, ev("a"), tool.Result{}, nil)
+	h.Approve(ctx, ev("b"))
+	c := host.NestedCall{ID: ev("a").CallID, Error: "refused"}
+	if d := obs.decision("b", c); d != ops.DecisionRefused {
+		t.Errorf("session b: %s, want refused", d)
+	}
+	if d := obs.decision("a", c); d != ops.DecisionApproved {
+		t.Errorf("session a: %s, want approved", d)
+	}
+}

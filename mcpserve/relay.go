@@ -1,9 +1,12 @@
 package mcpserve
 
+//lint:file-ignore SA1019 sampling and logging are deprecated by MCP 2026-07-28 (SEP-2577) but are what clients of the revisions serve speaks use; the relay passes them on for the deprecation window.
+
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,10 +81,19 @@ func (r *Relay) CreateMessage(ctx context.Context, scope tool.Scope, params *sdk
 }
 
 func clientCapabilities(ss *sdk.ServerSession) *sdk.ClientCapabilities {
-	if p := ss.InitializeParams(); p != nil {
-		return p.Capabilities
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil {
+		return nil
 	}
-	return nil
+	caps := *p.Capabilities
+	// A session agreed on a revision before elicitation existed is never
+	// asked, whatever the client declared: its client cannot know the
+	// method. Serve agrees on the client's revision when it offers it and
+	// on its newest otherwise.
+	if v := p.ProtocolVersion; slices.Contains(protocolVersions, v) && v < "2025-06-18" {
+		caps.Elicitation = nil
+	}
+	return &caps
 }
 
 // Progress passes a downstream call's progress on as progress of the

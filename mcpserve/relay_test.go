@@ -1,5 +1,7 @@
 package mcpserve
 
+//lint:file-ignore SA1019 the relay of deprecated sampling and logging is tested for as long as it is kept.
+
 import (
 	"context"
 	"encoding/json"

@@ -45,10 +45,17 @@ type service struct {
 	principals map[string]*session
 	calls      atomic.Int64
 	inflight   atomic.Int64 // tool calls being answered, for a drain
+
+	// The drain (drain.go): draining from the start of a shutdown,
+	// drained (ending with errDrained, by endLegs) at its deadline.
+	draining atomic.Bool
+	drained  context.Context
+	endLegs  context.CancelFunc
 }
 
 func newService(rt *host.Runtime, o *Options) (*service, error) {
 	s := &service{rt: rt, opts: o, logger: o.Logger, defs: map[string]string{}, sessions: map[*sdk.ServerSession]*session{}, principals: map[string]*session{}}
+	s.drained, s.endLegs = context.WithCancel(context.Background())
 	s.server = sdk.NewServer(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, &sdk.ServerOptions{
 		Logger:                    sessionIDLogger(o.Logger),
 		Capabilities:              capabilities(rt),
@@ -74,6 +81,9 @@ func newService(rt *host.Runtime, o *Options) (*service, error) {
 			return next(ctx, method, req)
 		}
 	})
+	if t := o.Observer.tracer(); t != nil { // outermost: passed-through requests are traced too
+		s.server.AddReceivingMiddleware(s.traceRequests(t))
+	}
 	return s, nil
 }
 
@@ -268,7 +278,16 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		trajectory := sess.trajectory(p)
 		var l *leg
 		if name == "exec" || name == "wait" || name == "tool_search_code" {
-			l = s.beginLeg(name, sess, req, callID, args)
+			l = s.beginLeg(ctx, name, sess, req, callID, args)
+			if s.draining.Load() {
+				r := refuseDraining()
+				l.end(r)
+				return result(r), nil
+			}
+			var end func()
+			ctx, end = s.legContext(l.context(ctx)) // under the leg's span, if any
+			defer end()
+			l.ctx = ctx
 			trajectory = l.trajectory(trajectory)
 		}
 		run, err := s.rt.Prepare(host.RunOptions{Scope: scope(sess, req), Trajectory: trajectory})
@@ -286,7 +305,7 @@ func (s *service) handler(name string) sdk.ToolHandler {
 		var r host.Result
 		switch name {
 		case "exec":
-			r = run.Exec(ctx, callID, args)
+			r = drainedResult(ctx, run.Exec(l.context(ctx), callID, args))
 			l.end(r)
 			return s.reply(sess, run, "", r), nil
 		case "wait":
@@ -294,11 +313,11 @@ func (s *service) handler(name string) sdk.ToolHandler {
 				RunID string `json:"runId"`
 			}
 			json.Unmarshal(args, &in)
-			r = run.Wait(ctx, args)
+			r = drainedResult(ctx, run.Wait(l.context(ctx), args))
 			l.end(r)
 			return s.reply(sess, nil, in.RunID, r), nil
 		case "tool_search_code":
-			r = run.ToolSearchCode(ctx, callID, args)
+			r = drainedResult(ctx, run.ToolSearchCode(l.context(ctx), callID, args))
 			l.end(r)
 			return s.reply(sess, nil, "", r), nil
 		}

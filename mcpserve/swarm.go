@@ -1,5 +1,7 @@
 package mcpserve
 
+//lint:file-ignore SA1019 sampling is deprecated by MCP 2026-07-28 (SEP-2577); it stays the swarm's fallback for clients that offer it when no provider is configured.
+
 import (
 	"context"
 	"encoding/json"

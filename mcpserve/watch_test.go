@@ -142,6 +142,17 @@ func (l *syncLog) logger() *slog.Logger { return slog.New(slog.NewTextHandler(l,
 // own) and connects a client with copts as given.
 func servePipes(t testing.TB, rt *host.Runtime, o Options, copts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts).Connect(context.Background(), pipeTransport(t, rt, o), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// pipeTransport serves rt over pipes until the client closes them and
+// returns the client's end.
+func pipeTransport(t testing.TB, rt *host.Runtime, o Options) sdk.Transport {
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	o.In, o.Out = sr, sw
@@ -150,13 +161,9 @@ func servePipes(t testing.TB, rt *host.Runtime, o Options, copts *sdk.ClientOpti
 	}
 	done := make(chan error, 1)
 	go func() { done <- Serve(context.Background(), rt, &o) }()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts).Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() {
-		cs.Close()
+		cw.Close()
 		<-done
 	})
-	return cs
+	return &sdk.IOTransport{Reader: cr, Writer: cw}
 }

@@ -19,6 +19,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/seed11a79d2d/codemode/internal/suggest"
 )
 
 // Kinds of provider API.
@@ -266,7 +268,11 @@ func (p *parser) num(obj map[string]json.RawMessage, field, key string) float64 
 func (p *parser) unknown(obj map[string]json.RawMessage, field string, known ...string) {
 	for _, k := range slices.Sorted(maps.Keys(obj)) {
 		if !slices.Contains(known, k) {
-			p.warnings = append(p.warnings, field+"."+k+": unknown key ignored")
+			msg := field + "." + k + ": unknown key ignored"
+			if near := suggest.Closest(k, slices.Values(known)); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			p.warnings = append(p.warnings, msg)
 		}
 	}
 }

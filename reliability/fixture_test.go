@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -151,18 +149,6 @@ func (w *world) startMCP(t testing.TB) []tool.Source {
 	})
 	w.mcp = c
 	return []tool.Source{c}
-}
-
-// cacheDir is the compilation cache shared by this package's runtimes.
-func cacheDir(t testing.TB) string {
-	if d := os.Getenv("CODEMODE_CACHE_DIR"); d != "" {
-		return d
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "off"
-	}
-	return filepath.Join(d, "codemode", "wazero")
 }
 
 // corpusPolicy denies the world's admin tool and every server's prompts/get:

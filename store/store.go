@@ -12,7 +12,6 @@ package store
 import (
 	"cmp"
 	"context"
-	"errors"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -87,13 +86,13 @@ func (r ParkedRun) Cap() int { return cmp.Or(r.SessionCap, SessionRunsCap) }
 // Errors of a [Runs] store. Their text is what the model reads: the host
 // passes it on as the wait's error.
 var (
-	ErrRunUnavailable     = errors.New("code mode run is unavailable or expired.")
-	ErrOtherSession       = errors.New("code mode run belongs to a different session.")
-	ErrOtherRun           = errors.New("code mode run belongs to a different agent run.")
-	ErrAlreadyResuming    = errors.New("code mode run is already being resumed.")
-	ErrRunLost            = errors.New("code mode run was lost: the process resuming it stopped before it parked or finished.")
-	ErrTooManyRuns        = errors.New("too many suspended code mode runs.")
-	ErrTooManySessionRuns = errors.New("too many suspended code mode runs in this session: wait for one to finish or let it expire.")
+	ErrRunUnavailable     = tool.Message("code mode run is unavailable or expired.")
+	ErrOtherSession       = tool.Message("code mode run belongs to a different session.")
+	ErrOtherRun           = tool.Message("code mode run belongs to a different agent run.")
+	ErrAlreadyResuming    = tool.Message("code mode run is already being resumed.")
+	ErrRunLost            = tool.Message("code mode run was lost: the process resuming it stopped before it parked or finished.")
+	ErrTooManyRuns        = tool.Message("too many suspended code mode runs.")
+	ErrTooManySessionRuns = tool.Message("too many suspended code mode runs in this session: wait for one to finish or let it expire.")
 )
 
 // CheckScope is the rule a Claim applies: the caller must be the run's

@@ -39,6 +39,9 @@ type Tool struct {
 	ReplaySafe bool
 	// DirectOnly tools stay visible to the model and are never catalogued.
 	DirectOnly bool
+	// Observed is what an MCP tool without an OutputSchema was seen to
+	// return, learned from its results; nil until it returned one.
+	Observed *Observed
 	// RequireApproval sends every call through [Hooks.Approve] first.
 	RequireApproval bool
 	// Execute runs the tool. It must honour ctx cancellation.
@@ -69,4 +72,15 @@ type Scope struct {
 	SessionKey string
 	SessionID  string
 	RunID      string
+}
+
+// Observed is the shape of a tool's results learned over calls: a
+// TypeScript type with no values in it, what part of the result it
+// describes, and how many results it was learned from.
+type Observed struct {
+	// Of is "structuredContent", or "JSON.parse(content[0].text)" for a
+	// tool that answers with one text item holding JSON.
+	Of    string
+	Type  string
+	Calls int
 }

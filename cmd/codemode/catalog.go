@@ -113,7 +113,7 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		fmt.Fprintf(stdout, "%s(%q): %d hits\n", how, *query, len(hits))
 		for _, h := range hits {
-			writeEntry(stdout, h)
+			writeEntry(stdout, cat, h)
 		}
 		return exitOK
 	case *asJSON:
@@ -148,7 +148,7 @@ func catalogCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if cat != nil {
 		fmt.Fprintf(stdout, "\n== Hidden catalog (%d) ==\n", cat.Len())
 		for _, c := range compactAll(cat) {
-			writeEntry(stdout, c)
+			writeEntry(stdout, cat, c)
 		}
 		if n := len(cat.APIFiles().Files()); n > 0 {
 			fmt.Fprintf(stdout, "\n%d MCP declaration files; see them with --dts.\n", n)
@@ -169,12 +169,24 @@ func compactAll(cat *catalog.Catalog) []catalog.Compact {
 	return out
 }
 
-func writeEntry(w io.Writer, c catalog.Compact) {
-	out := c.Output
+// writeEntry prints one catalog entry for a person. An MCP or client
+// tool's compact hints are "unknown" to the model, which reads the types in
+// the declaration files instead; the listing renders them from the schemas,
+// so the person sees what the model can learn.
+func writeEntry(w io.Writer, cat *catalog.Catalog, c catalog.Compact) {
+	in, out := c.Input, c.Output
+	if e, ok := cat.Lookup(c.ID); ok {
+		if h := catalog.InputHint(e.InputSchema); in == "unknown" && h.Text != "unknown" {
+			in = h.Text + " (from its schema)"
+		}
+		if h := catalog.OutputHint(e.OutputSchema); out == "" && len(e.OutputSchema) > 0 && h.Text != "unknown" {
+			out = h.Text + " (from its schema)"
+		}
+	}
 	if out == "" {
 		out = "?"
 	}
-	fmt.Fprintf(w, "\n%s\n    %s\n    input:  %s\n    output: %s\n", c.ID, c.Description, c.Input, out)
+	fmt.Fprintf(w, "\n%s\n    %s\n    input:  %s\n    output: %s\n", c.ID, c.Description, in, out)
 }
 
 func writeJSON(stdout, stderr io.Writer, v any) int {

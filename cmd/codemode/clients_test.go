@@ -140,13 +140,23 @@ func TestInit(t *testing.T) {
 			var entry map[string]map[string]struct {
 				Command string
 				Args    []string
+				Env     map[string]string
 			}
-			if err := json.Unmarshal([]byte(stdout[strings.Index(stdout, "{"):]), &entry); err != nil {
+			if err := json.NewDecoder(strings.NewReader(stdout[strings.Index(stdout, "{"):])).Decode(&entry); err != nil {
 				t.Fatalf("%v\n%s", err, stdout)
 			}
 			for _, servers := range entry {
 				if args := servers["codemode"].Args; len(args) != 3 || args[0] != "serve" || args[2] != filepath.Join(dir, "codemode.json5") {
 					t.Errorf("entry %+v", servers)
+				}
+				// VS Code's inputs are answered in its own entries only:
+				// the one entry passes them on.
+				env := servers["codemode"].Env
+				if e.Name() == "vscode.mcp.json" && (env["CODEMODE_INPUT_API_TOKEN"] != "${input:api-token}" || !strings.Contains(stdout, "Keep the inputs list")) {
+					t.Errorf("VS Code entry without its input: %+v\n%s", servers, stdout)
+				}
+				if e.Name() != "vscode.mcp.json" && env != nil {
+					t.Errorf("env in an entry with no inputs: %v", env)
 				}
 			}
 			was, err := config.Load(src)

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/cmd/codemode/internal/config"
@@ -76,11 +78,26 @@ func initCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "codemode init: note: %v (the client must set it for codemode serve)\n", err)
 	}
-	return printClientEntry(stdout, stderr, src, *out, key, len(servers.Members))
+	return printClientEntry(stdout, src, *out, key, len(servers.Members), inputIDs(servers.JSON()))
+}
+
+var inputRef = regexp.MustCompile(`\$\{input:([^}]+)\}`)
+
+// inputIDs are the VS Code inputs the servers use, in order of first use.
+func inputIDs(servers []byte) []string {
+	var ids []string
+	for _, m := range inputRef.FindAllSubmatch(servers, -1) {
+		if id := string(m[1]); !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 // printClientEntry prints the one server entry that replaces the client's.
-func printClientEntry(stdout, stderr io.Writer, src, out, key string, n int) int {
+// VS Code answers the servers' ${input:id} only in entries of its own file,
+// so the entry passes each answer on in the variable codemode reads it from.
+func printClientEntry(stdout io.Writer, src, out, key string, n int, inputs []string) int {
 	exe, err := os.Executable()
 	if err != nil {
 		exe = "codemode"
@@ -90,7 +107,18 @@ func printClientEntry(stdout, stderr io.Writer, src, out, key string, n int) int
 	if key == "servers" {
 		entry["type"] = "stdio"
 	}
+	if len(inputs) > 0 {
+		env := map[string]string{}
+		for _, id := range inputs {
+			env[config.InputEnv(id)] = "${input:" + id + "}"
+		}
+		entry["env"] = env
+	}
 	text, _ := json.MarshalIndent(map[string]any{key: map[string]any{"codemode": entry}}, "", "  ")
 	fmt.Fprintf(stdout, "Wrote %s with %d MCP servers.\nIn %s, replace them with this one entry:\n\n%s\n", out, n, src, text)
+	if len(inputs) > 0 {
+		fmt.Fprintf(stdout, "\nKeep the inputs list in %s: VS Code asks for %s and hands the answers to codemode serve.\n",
+			filepath.Base(src), strings.Join(inputs, ", "))
+	}
 	return exitOK
 }

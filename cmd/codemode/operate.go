@@ -10,6 +10,10 @@ import (
 	"os"
 	"time"
 
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seed11a79d2d/codemode/abi"
 	"github.com/seed11a79d2d/codemode/mcpserve"
 	"github.com/seed11a79d2d/codemode/ops"
@@ -21,14 +25,16 @@ import (
 // opsFlags are serve's operating flags (docs/operations.md).
 type opsFlags struct {
 	metrics, audit, logFormat, logLevel *string
+	traceContent                        *bool
 }
 
 func addOpsFlags(fs *flag.FlagSet) opsFlags {
 	return opsFlags{
-		metrics:   fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, on a listener of their own; an address that is not loopback needs the bearer token, which every scrape must then send"),
-		audit:     fs.String("audit", "", "append an audit record (JSON lines, hash-chained) per exec and wait leg and per nested call to `FILE`; one file per replica"),
-		logFormat: fs.String("log-format", "text", "log format: "+ops.LogFormats),
-		logLevel:  fs.String("log-level", "info", "log level: debug, info, warn or error"),
+		metrics:      fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, on a listener of their own; an address that is not loopback needs the bearer token, which every scrape must then send"),
+		audit:        fs.String("audit", "", "append an audit record (JSON lines, hash-chained) per exec and wait leg and per nested call to `FILE`; one file per replica"),
+		logFormat:    fs.String("log-format", "text", "log format: "+ops.LogFormats),
+		logLevel:     fs.String("log-level", "info", "log level: debug, info, warn or error"),
+		traceContent: fs.Bool("trace-content", false, "with traces on (OTEL_* variables), put cell code, nested calls' arguments and their errors' text in spans, cut to 4 KiB; they may hold secrets"),
 	}
 }
 
@@ -42,7 +48,7 @@ func (f opsFlags) apply(opts *mcpserve.Options) {
 // setup makes serve's logger, its observer and, as the flags ask, its
 // audit trail, into opts and so. What it opened goes with the returned
 // close.
-func (f opsFlags) setup(opts *mcpserve.Options, so *serveSettings, stderr io.Writer) (*slog.Logger, func(), error) {
+func (f opsFlags) setup(ctx context.Context, opts *mcpserve.Options, so *serveSettings, stderr io.Writer) (*slog.Logger, func(), error) {
 	h, err := ops.NewLogHandler(stderr, *f.logFormat, *f.logLevel)
 	if err != nil {
 		return nil, nil, err
@@ -50,13 +56,18 @@ func (f opsFlags) setup(opts *mcpserve.Options, so *serveSettings, stderr io.Wri
 	so.redactor = &ops.Redactor{}
 	so.secret(opts.Token)
 	logger := slog.New(dropConfigWarnings{so.redactor.Handler(h)})
-	so.observer = &mcpserve.Observer{}
+	so.observer = &mcpserve.Observer{TraceContent: *f.traceContent}
 	opts.Logger, opts.Observer, so.metrics = logger, so.observer, opts.Metrics
+	closeTraces, err := traces(ctx, so.observer, logger)
+	if err != nil {
+		return nil, nil, err
+	}
 	if *f.audit == "" {
-		return logger, func() {}, nil
+		return logger, closeTraces, nil
 	}
 	a, err := ops.OpenAudit(*f.audit)
 	if err != nil {
+		closeTraces()
 		return nil, nil, err
 	}
 	opts.Audit = a
@@ -64,7 +75,39 @@ func (f opsFlags) setup(opts *mcpserve.Options, so *serveSettings, stderr io.Wri
 		if err := a.Close(); err != nil {
 			logger.Error("audit trail not closed cleanly", "error", err)
 		}
+		closeTraces()
 	}, nil
+}
+
+// traceFlush bounds how long serve, stopping, spends sending its last spans.
+const traceFlush = 5 * time.Second
+
+// traces starts the trace pipeline the OTEL_* variables ask for, if any, as
+// the observer's tracer; the returned function flushes and stops it.
+func traces(ctx context.Context, o *mcpserve.Observer, logger *slog.Logger) (func(), error) {
+	tp, err := ops.NewTracerProvider(ctx, attribute.String("service.version", moduleVersion()))
+	if err != nil || tp == nil {
+		return func() {}, err
+	}
+	// The SDK reports export failures here, through the redacting log.
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { logger.Warn("traces not exported", "error", err) }))
+	o.Tracer = tp
+	logger.Info("exporting traces over OTLP")
+	return func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), traceFlush)
+		defer cancel()
+		if err := tp.Shutdown(sctx); err != nil {
+			logger.Warn("traces not flushed", "error", err)
+		}
+	}, nil
+}
+
+// traceServers gives the MCP servers' client the observer's tracer.
+func (so *serveSettings) traceServers(o *mcp.Options) {
+	if so == nil || so.observer == nil || so.observer.Tracer == nil {
+		return
+	}
+	o.Tracer, o.CallContext = so.observer.Tracer, so.observer.CallContext
 }
 
 // secret adds values that must never reach the log, nor (with redact on)
@@ -88,7 +131,7 @@ func (so *serveSettings) hooks(h tool.Hooks) tool.Hooks {
 }
 
 func (so *serveSettings) meter(runs store.Runs) store.Runs {
-	if so == nil || so.metrics == nil || runs == nil {
+	if so == nil || so.metrics == nil && (so.observer == nil || so.observer.Tracer == nil) || runs == nil {
 		return runs
 	}
 	return meteredStore{runs, so.metrics}
@@ -132,7 +175,9 @@ func (e *env) ready(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// meteredStore times every run store operation and counts its errors.
+// meteredStore times every run store operation and counts its errors, and
+// notes a parked run's snapshot size on the span of the leg that parked it.
+// Its metrics may be nil (traces only).
 type meteredStore struct {
 	store.Runs
 	m *ops.Metrics
@@ -145,6 +190,7 @@ func (s meteredStore) observe(op string, start time.Time, err error) {
 func (s meteredStore) Park(ctx context.Context, rec store.ParkedRun) (err error) {
 	defer func(t time.Time) { s.observe("park", t, err) }(time.Now())
 	s.m.Snapshot(len(rec.State))
+	trace.SpanFromContext(ctx).SetAttributes(attribute.Int("codemode.snapshot.bytes", len(rec.State)))
 	return s.Runs.Park(ctx, rec)
 }
 

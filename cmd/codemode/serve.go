@@ -14,10 +14,10 @@ import (
 	"github.com/seed11a79d2d/codemode/mcpserve"
 )
 
-const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME] [--metrics ADDR] [--audit FILE] [--log-format text|json] [--log-level LEVEL]"
+const serveSynopsis = "[--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION] [--stateless]] [--store URL [--store-key-file FILE]] [--engine NAME] [--drain DURATION] [--metrics ADDR] [--audit FILE] [--log-format text|json] [--log-level LEVEL] [--trace-content]"
 
-// drainFor bounds how long serve, told to stop, lets legs in flight finish
-// and parked runs' calls settle into the run store.
+// drainFor is --drain's default: how long serve, told to stop, lets legs
+// in flight finish, and then parked runs' calls settle into the run store.
 const drainFor = 30 * time.Second
 
 // tokenEnv names the environment variable that carries serve --http's
@@ -59,6 +59,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	stateless := fs.Bool("stateless", false, "with --http, serve without MCP sessions, so that any replica can answer any request; a run's scope is the bearer token's principal (needs a token)")
 	storeURL := fs.String("store", "", "keep parked runs in the Redis at `URL` (redis://host:port/db), shared by replicas and kept across restarts; overrides the config's store")
 	storeKey := fs.String("store-key-file", "", "with --store, sign the run store's entries with the key in `file` (at least 32 bytes); overrides $"+storeKeyEnv)
+	drain := fs.Duration("drain", drainFor, "on SIGTERM or SIGINT, fail /readyz, refuse new cells as busy, and give the cells running this long to finish (then fail them); parked runs' calls get as long again to settle into the run store")
 	of := addOpsFlags(fs)
 	positional, err := parseFlags(fs, args)
 	if err != nil {
@@ -79,10 +80,13 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 			}
 		}
 	}
+	if *drain <= 0 {
+		return usageError(stderr, "serve", "--drain must be positive")
+	}
 	if *idle < 0 {
 		return usageError(stderr, "serve", "--session-idle must not be negative (0 means never)")
 	}
-	opts := &mcpserve.Options{HTTPAddr: *addr, In: stdin, Out: stdout, SessionIdle: *idle, Stateless: *stateless, Drain: drainFor}
+	opts := &mcpserve.Options{HTTPAddr: *addr, In: stdin, Out: stdout, SessionIdle: *idle, Stateless: *stateless, Drain: *drain}
 	if *idle == 0 {
 		opts.SessionIdle = -1 // the library's "never"; its zero is the default
 	}
@@ -105,7 +109,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		}
 	}
 	so := &serveSettings{stateless: *stateless}
-	logger, closeOps, err := of.setup(opts, so, stderr)
+	logger, closeOps, err := of.setup(ctx, opts, so, stderr)
 	if err != nil {
 		return usageError(stderr, "serve", "%v", err)
 	}
@@ -131,7 +135,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	}
 	// Stopping: calls of parked runs finish and their outcomes reach the
 	// run store, so another replica, or this one restarted, can resume them.
-	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainFor)
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), *drain)
 	defer cancel()
 	if err := e.rt.Drain(dctx); err != nil {
 		fmt.Fprintf(stderr, "codemode serve: %v\n", err)

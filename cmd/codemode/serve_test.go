@@ -61,6 +61,20 @@ func TestServeStdio(t *testing.T) {
 		t.Errorf("exec result = %s", b)
 	}
 
+	// The docs server declares no output schema: after three calls its
+	// declaration shows what it returned (tools.learnShapes).
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{
+		"code": `await MCP.docs.searchDocs({ query: "on-call" }); await MCP.docs.searchDocs({ query: "x" }); return 1`}})
+	if err != nil || res.IsError {
+		t.Fatalf("exec: %v %+v", err, res)
+	}
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{
+		"code": `const d = await API.read("mcp/docs.d.ts"); return d.split("\n").find((l) => l.includes("@returns")) ?? d`}})
+	b, _ = json.Marshal(res.StructuredContent)
+	if err != nil || !strings.Contains(string(b), "@returns observed in 3 calls: structuredContent is { pages: {") {
+		t.Errorf("the docs declaration after three calls: %v %s", err, b)
+	}
+
 	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "chart_image", Arguments: map[string]any{}})
 	if err != nil || res.IsError || len(res.Content) != 1 {
 		t.Fatalf("chart_image: %v %+v", err, res)

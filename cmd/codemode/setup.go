@@ -124,6 +124,9 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
 	}
+	if so != nil && so.observer != nil {
+		so.observer.Engine = engineName
+	}
 	cfg, warnings, err := host.ResolveConfig(codeMode, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", errConfig, err)
@@ -256,9 +259,13 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 					so.metrics.PinEvent(server, event)
 				}
 			}}
+		if e.file == nil || !e.file.NoLearn {
+			o.Shapes = &store.MemoryShapes{}
+		}
 		if mode == serving {
 			o.Wait, o.Relay = serveWait, e.relay
 		}
+		so.traceServers(o)
 		client, err := mcp.Start(ctx, o)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", errConfig, err)

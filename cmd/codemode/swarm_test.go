@@ -1,5 +1,7 @@
 package main
 
+//lint:file-ignore SA1019 the sampling fallback is tested for as long as it is kept.
+
 import (
 	"context"
 	"encoding/json"

@@ -205,13 +205,12 @@ type scriptHost struct {
 	reason abi.Interrupt
 	after  time.Duration
 
-	mu       sync.Mutex
-	started  time.Time
-	now      abi.Interrupt
-	tickets  []string // op payload, ticket i+1
-	settled  map[abi.Ticket]bool
-	output   []string
-	outCount int
+	mu      sync.Mutex
+	started time.Time
+	now     abi.Interrupt
+	tickets []string // op payload, ticket i+1
+	settled map[abi.Ticket]bool
+	output  []string
 }
 
 var _ abi.Host = (*scriptHost)(nil)

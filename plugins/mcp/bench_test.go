@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/store"
 )
 
 // BenchmarkMCPNestedCall compares one tools/call on the Go test server over
@@ -39,23 +40,37 @@ func BenchmarkMCPNestedCall(b *testing.B) {
 			}
 		}
 	})
-	b.Run("codemode", func(b *testing.B) {
-		c := start(b, &Options{Servers: map[string]ServerConfig{"test": subprocess(b)}})
-		run := runtime(b, c, `true`)
-		cell := func(n int) json.RawMessage {
-			args, _ := json.Marshal(map[string]string{"code": fmt.Sprintf(`for (let i = 0; i < %d; i++) await MCP.test.echo({text: "x"}); return 1;`, n)})
-			return args
+	for _, learn := range []bool{false, true} {
+		name := "codemode"
+		if learn {
+			name = "codemode-learning"
 		}
-		full := cell(callsPerCell)
-		b.ResetTimer()
-		for left := b.N; left > 0; left -= callsPerCell {
-			args := full
-			if left < callsPerCell {
-				args = cell(left)
-			}
-			if r := run.Exec(context.Background(), "bench", args); r.Status != host.StatusCompleted {
-				b.Fatalf("%+v", r)
-			}
+		b.Run(name, func(b *testing.B) { benchNested(b, learn, callsPerCell) })
+	}
+}
+
+// benchNested is the codemode side of BenchmarkMCPNestedCall, learning the
+// echo tool's result shape or not.
+func benchNested(b *testing.B, learn bool, callsPerCell int) {
+	o := &Options{Servers: map[string]ServerConfig{"test": subprocess(b)}}
+	if learn {
+		o.Shapes = &store.MemoryShapes{}
+	}
+	c := start(b, o)
+	run := runtime(b, c, `true`)
+	cell := func(n int) json.RawMessage {
+		args, _ := json.Marshal(map[string]string{"code": fmt.Sprintf(`for (let i = 0; i < %d; i++) await MCP.test.echo({text: "x"}); return 1;`, n)})
+		return args
+	}
+	full := cell(callsPerCell)
+	b.ResetTimer()
+	for left := b.N; left > 0; left -= callsPerCell {
+		args := full
+		if left < callsPerCell {
+			args = cell(left)
 		}
-	})
+		if r := run.Exec(context.Background(), "bench", args); r.Status != host.StatusCompleted {
+			b.Fatalf("%+v", r)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,7 +19,9 @@ import (
 // error (the guest's promise rejects).
 // With a relay, the call carries progress, a token naming the call, so that
 // the server's progress notifications reach the client the call is for.
-func (s *server) call(ctx context.Context, name, progress string, input json.RawMessage) (tool.Result, error) {
+// call runs one tools/call; key names the tool's learned shape, empty for
+// a tool that declares its output schema.
+func (s *server) call(ctx context.Context, name, key, progress string, input json.RawMessage) (tool.Result, error) {
 	session, err := s.current()
 	if err != nil {
 		return tool.Result{}, err
@@ -32,6 +35,11 @@ func (s *server) call(ctx context.Context, name, progress string, input json.Raw
 	res, err := session.CallTool(ctx, params)
 	if err != nil {
 		return tool.Result{}, s.cleanErr(s.callError(ctx, session, "tool "+name, err))
+	}
+	if key != "" {
+		if o, changed := s.learn.observe(key, res); changed {
+			s.setObserved(name, o)
+		}
 	}
 	content := make([]json.RawMessage, 0, len(res.Content))
 	for _, c := range res.Content {
@@ -86,6 +94,9 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 	if err != nil {
 		return nil, err
 	}
+	if res, undeclared, err := undeclaredRequest(session, s.name, method); undeclared {
+		return res, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.c.timeout)
 	defer cancel()
 	params = arguments(params)
@@ -128,6 +139,33 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 		return nil, s.cleanErr(s.callError(ctx, session, method, err))
 	}
 	return s.cleanAny(res), nil
+}
+
+// undeclaredRequest answers a request of a family (resources, prompts) the
+// server did not declare in its capabilities without asking it: a list is
+// empty, a read or get fails saying so. Asking would only earn a "method
+// not found" per request, and a warning each time a client lists.
+func undeclaredRequest(session *sdk.ClientSession, server, method string) (res any, undeclared bool, err error) {
+	var caps *sdk.ServerCapabilities
+	if r := session.InitializeResult(); r != nil {
+		caps = r.Capabilities
+	}
+	family, _, _ := strings.Cut(method, "/")
+	switch {
+	case family == "resources" && (caps == nil || caps.Resources == nil):
+	case family == "prompts" && (caps == nil || caps.Prompts == nil):
+	default:
+		return nil, false, nil
+	}
+	switch method {
+	case "resources/list":
+		return &sdk.ListResourcesResult{Resources: []*sdk.Resource{}}, true, nil
+	case "resources/templates/list":
+		return &sdk.ListResourceTemplatesResult{ResourceTemplates: []*sdk.ResourceTemplate{}}, true, nil
+	case "prompts/list":
+		return &sdk.ListPromptsResult{Prompts: []*sdk.Prompt{}}, true, nil
+	}
+	return nil, true, fmt.Errorf("MCP server %s offers no %s", server, family)
 }
 
 // checkInputSchema returns the tool's input schema as JSON, or why it cannot

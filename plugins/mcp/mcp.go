@@ -9,6 +9,8 @@
 // notification refreshes its tool list for the runs prepared afterwards.
 package mcp
 
+//lint:file-ignore SA1019 the relay's hooks take the deprecated sampling and logging types, which downstream servers still send.
+
 import (
 	"cmp"
 	"context"
@@ -23,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed11a79d2d/codemode/redact"
 	"github.com/seed11a79d2d/codemode/store"
@@ -120,6 +123,15 @@ type Options struct {
 	// Redact redacts the results of servers whose Redact is set; nil
 	// redacts nothing.
 	Redact *redact.Redactor
+	// Shapes, when set, keeps the result shapes learned of tools that
+	// declare no output schema, which their declarations then show; nil
+	// learns nothing.
+	Shapes store.Shapes
+	// Tracer, when set, traces the requests of cells' calls; CallContext
+	// gives each call's context its span (mcpserve's
+	// Observer.CallContext). See trace.go.
+	Tracer      trace.TracerProvider
+	CallContext func(context.Context, tool.Call) context.Context
 }
 
 const defaultCallTimeout = 60 * time.Second
@@ -136,6 +148,9 @@ type Client struct {
 	pins    store.Pins
 	onPin   func(server, event string)
 	redact  *redact.Redactor
+	shapes  store.Shapes
+	tracer  trace.Tracer // nil when traces are off
+	callCtx func(context.Context, tool.Call) context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
@@ -164,8 +179,11 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, servers: map[string]*server{},
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, callCtx: o.CallContext, servers: map[string]*server{},
 		pins: o.Pins, onPin: o.OnPin, redact: o.Redact}
+	if o.Tracer != nil {
+		c.tracer = o.Tracer.Tracer(instrumentation)
+	}
 	if c.timeout <= 0 {
 		c.timeout = defaultCallTimeout
 	}

@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 downstream servers of 2025-11-25 and older still send sampling requests and log messages; they are relayed for the deprecation window.
+
 import (
 	"context"
 	"fmt"
@@ -96,19 +98,11 @@ func (s *server) relayOptions(o *sdk.ClientOptions) {
 		}
 		return r.CreateMessage(ctx, scope, req.Params)
 	}
-	// Progress belongs to the call whose token it names; a log message to
-	// the one scope with calls in flight, or to no one (it is then logged
-	// here at debug level).
+	// Progress belongs to the call whose token it names; a log message
+	// (logMessage) to the one scope with calls in flight, or to no one.
 	o.ProgressNotificationHandler = func(ctx context.Context, req *sdk.ProgressNotificationClientRequest) {
 		if scope, ok := s.calls.byToken(req.Params.ProgressToken); ok {
 			r.Progress(ctx, scope, s.name, req.Params)
 		}
-	}
-	o.LoggingMessageHandler = func(ctx context.Context, req *sdk.LoggingMessageRequest) {
-		if scope, err := s.calls.owner(s.name); err == nil {
-			r.Log(ctx, scope, s.name, req.Params)
-			return
-		}
-		s.log().Debug("MCP server log message", "level", req.Params.Level, "logger", req.Params.Logger, "data", req.Params.Data)
 	}
 }

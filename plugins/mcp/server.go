@@ -1,5 +1,7 @@
 package mcp
 
+//lint:file-ignore SA1019 servers of 2025-11-25 and older log only when asked with logging/setLevel.
+
 import (
 	"context"
 	"encoding/json"
@@ -55,8 +57,11 @@ type server struct {
 	// reconnects.
 	connects uint64
 
-	refresh chan struct{} // tools/list_changed, coalesced
-	calls   inflight      // tools/call in flight, by scope, for the relay
+	refresh  chan struct{} // tools/list_changed, coalesced
+	calls    inflight      // tools/call in flight, by scope, for the relay
+	learn    *learner      // result shapes of tools without an output schema
+	inFlight spans         // downstream spans in flight, for log events
+	logLimit logLimit      // of its stderr and log messages, across restarts
 
 	pins  pinState          // the last listing and what of it is held back (pins.go)
 	proc  *process          // the last stdio process started; the supervisor's alone
@@ -65,7 +70,8 @@ type server struct {
 
 func newServer(c *Client, name string, cfg ServerConfig) *server {
 	s := &server{c: c, name: name, cfg: cfg, direct: map[string]bool{}, first: make(chan struct{}),
-		refresh: make(chan struct{}, 1), down: errors.New("not connected yet")}
+		refresh: make(chan struct{}, 1), down: errors.New("not connected yet"),
+		learn: &learner{server: name, store: c.shapes, tools: map[string]*learned{}}}
 	for _, n := range cfg.DirectOnly {
 		s.direct[n] = true
 	}
@@ -131,9 +137,13 @@ func (s *server) connect(ctx context.Context) error {
 			default:
 			}
 		},
+		LoggingMessageHandler: s.logMessage,
 	}
 	s.relayOptions(opts)
 	client := sdk.NewClient(&sdk.Implementation{Name: "codemode", Version: "0.1.0"}, opts)
+	if s.c.tracer != nil {
+		client.AddSendingMiddleware(s.traceRequests)
+	}
 	var transport sdk.Transport
 	var cmd *exec.Cmd
 	switch {
@@ -147,6 +157,7 @@ func (s *server) connect(ctx context.Context) error {
 			HTTPClient: &http.Client{Transport: httpTransport{s.cfg.Headers}}, OAuthHandler: s.oauth}
 	default:
 		s.proc = newProcess(s.cfg, s.log())
+		s.proc.stderr.limit = &s.logLimit
 		cmd = s.proc.cmd
 		transport = &stdioTransport{proc: s.proc, logger: s.log()}
 	}
@@ -161,13 +172,15 @@ func (s *server) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
-	if res := session.InitializeResult(); s.c.relay != nil && res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
-		// Servers send no log messages until asked; the client upstream
-		// filters them again by the level it set.
+	if res := session.InitializeResult(); res != nil && res.Capabilities != nil && res.Capabilities.Logging != nil {
+		// Servers send no log messages until asked; they go into the log
+		// (logs.go), and a client upstream that asks for them filters them
+		// again by the level it set.
 		if err := session.SetLoggingLevel(cctx, &sdk.SetLoggingLevelParams{Level: "info"}); err != nil {
 			s.log().Debug("MCP server refused logging/setLevel", "error", err)
 		}
 	}
+	s.learn.load(cctx)
 	tools, err := s.listTools(cctx, session)
 	if err != nil {
 		session.Close()
@@ -339,16 +352,23 @@ func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 		annotations, _ = json.Marshal(t.Annotations)
 	}
 	name := t.Name
+	key := ""
+	var observed *tool.Observed
+	if out == nil {
+		key = s.learn.key(name, in)
+		observed = s.learn.observed(key)
+	}
 	return tool.Tool{
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
-		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name],
+		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name], Observed: observed,
 		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
 			if err := s.withheld(name); err != nil {
 				return tool.Result{}, err
 			}
+			ctx = s.c.callContext(ctx, call)
 			token, end := s.calls.begin(call.Scope)
 			defer end()
-			return s.call(ctx, name, token, call.Input)
+			return s.call(ctx, name, key, token, call.Input)
 		},
 	}, nil
 }
@@ -369,6 +389,7 @@ func (h httpTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 			r.Header.Set(k, v)
 		}
 	}
+	r = traceHeader(r, len(h.headers) > 0)
 	resp, err := http.DefaultTransport.RoundTrip(r)
 	if err == nil && !isEventStream(resp.Header.Get("Content-Type")) {
 		resp.Body = &boundedBody{ReadCloser: resp.Body, left: maxMessageBytes}

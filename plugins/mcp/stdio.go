@@ -243,11 +243,12 @@ func isJSONRPC(msg []byte) bool {
 	return false
 }
 
-// stderrLog forwards a stdio server's stderr to the logger at debug level,
-// a line at a time, and keeps its last stderrTailBytes for the warning
-// logged when the server fails.
+// stderrLog forwards a stdio server's stderr to the logger at info level,
+// a line at a time under the server's limit (logs.go), and keeps its last
+// stderrTailBytes for the warning logged when the server fails.
 type stderrLog struct {
 	logger *slog.Logger
+	limit  *logLimit // nil: one of its own
 	mu     sync.Mutex
 	buf    []byte
 	last   []byte // the end of stderr: at least its last stderrTailBytes
@@ -264,14 +265,23 @@ func (w *stderrLog) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		w.logger.Debug("MCP server stderr", "line", string(bytes.TrimRight(w.buf[:i], "\r")))
+		w.line(bytes.TrimRight(w.buf[:i], "\r"))
 		w.buf = w.buf[i+1:]
 	}
-	if len(w.buf) > 4096 {
-		w.logger.Debug("MCP server stderr", "line", string(w.buf))
+	if len(w.buf) > logLineBytes { // a line without end is logged in pieces
+		w.line(w.buf)
 		w.buf = w.buf[:0]
 	}
 	return len(p), nil
+}
+
+// line logs one line; w.mu is held.
+func (w *stderrLog) line(b []byte) {
+	if w.limit == nil {
+		w.limit = &logLimit{}
+	}
+	line, attrs := cutLine(b)
+	logLine(w.logger, w.limit, slog.LevelInfo, "MCP server stderr", append([]any{"line", line}, attrs...)...)
 }
 
 // keep adds p to the end of stderr kept for tail.

@@ -20,7 +20,8 @@ const testServerEnv = "CODEMODE_MCP_TEST_SERVER"
 // testModeEnv picks how the stdio test server misbehaves: "banner" writes
 // lines that are not JSON-RPC on stdout before serving (noiseLines of
 // them), "fail" writes failMessage on stderr and exits 1 at start, and
-// "linger" does not exit when its stdin is closed.
+// "linger" does not exit when its stdin is closed, and "flood" writes some
+// 60 MB on stderr while it serves.
 const testModeEnv = "CODEMODE_MCP_TEST_MODE"
 
 const (
@@ -38,6 +39,14 @@ func TestMain(m *testing.M) {
 			for i := 3; i < noiseLines; i++ {
 				fmt.Printf("noise %d\n", i)
 			}
+		case "flood": // stderr without end while it serves
+			go func() {
+				line := strings.Repeat("e", 3000) + "\n"
+				for range 20000 {
+					os.Stderr.WriteString(line)
+				}
+				os.Stderr.WriteString(strings.Repeat("n", 1<<20))
+			}()
 		case "fail":
 			fmt.Fprintln(os.Stderr, "starting up")
 			fmt.Fprintln(os.Stderr, failMessage)

@@ -10,7 +10,6 @@ package tracker
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -92,11 +91,11 @@ func (t *Tracker) Namespace() tool.Namespace {
 				"get":  tool.NamespaceTool("issues_get", idArg),
 				"update": tool.NamespaceTool("issues_update", func(args []json.RawMessage) (json.RawMessage, error) {
 					if len(args) != 2 {
-						return nil, errors.New("Issues.update takes (id, { title?, state? })")
+						return nil, tool.Message("Issues.update takes (id, { title?, state? })")
 					}
 					var patch map[string]json.RawMessage
 					if json.Unmarshal(args[1], &patch) != nil || patch == nil {
-						return nil, errors.New("Issues.update: the second argument must be an object")
+						return nil, tool.Message("Issues.update: the second argument must be an object")
 					}
 					patch["id"] = args[0]
 					return json.Marshal(patch)
@@ -109,7 +108,7 @@ func (t *Tracker) Namespace() tool.Namespace {
 
 func idArg(args []json.RawMessage) (json.RawMessage, error) {
 	if len(args) != 1 {
-		return nil, errors.New("Issues.get takes one id")
+		return nil, tool.Message("Issues.get takes one id")
 	}
 	return json.Marshal(map[string]json.RawMessage{"id": args[0]})
 }

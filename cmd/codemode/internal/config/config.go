@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/seed11a79d2d/codemode/host"
+	"github.com/seed11a79d2d/codemode/internal/suggest"
 	"github.com/seed11a79d2d/codemode/provider"
 )
 
@@ -48,6 +50,9 @@ type File struct {
 	DirectOnly []string
 	// Approval is tools.approval: the calls a person must approve.
 	Approval Approval
+	// NoLearn is tools.learnShapes set to false: the result shapes of MCP
+	// tools without an output schema are not learned.
+	NoLearn bool
 	// Plugins holds the switch of each plugin named under plugins; a plugin
 	// not named is off.
 	Plugins map[string]bool
@@ -290,7 +295,11 @@ func (d *decoder) object(n *Node, field string, keys map[string]func(v *Node, fi
 		sub := join(field, m.Key)
 		h, ok := keys[m.Key]
 		if !ok {
-			d.warn(m.Line, m.Col, sub, "unknown key ignored")
+			msg := "unknown key ignored"
+			if near := suggest.Closest(m.Key, maps.Keys(keys)); near != "" {
+				msg += fmt.Sprintf("; did you mean %q?", near)
+			}
+			d.warn(m.Line, m.Col, sub, msg)
 			continue
 		}
 		h(m.Value, sub)
@@ -408,6 +417,11 @@ func (d *decoder) tools(n *Node, field string) {
 		"deny":       func(v *Node, f string) { d.strings(v, f, &d.f.Deny) },
 		"directOnly": func(v *Node, f string) { d.strings(v, f, &d.f.DirectOnly) },
 		"approval":   d.approval,
+		"learnShapes": func(v *Node, f string) {
+			learn := true
+			d.boolean(v, f, &learn)
+			d.f.NoLearn = !learn
+		},
 	})
 }
 

@@ -275,3 +275,25 @@ func TestParseTrustAndRedact(t *testing.T) {
 		}
 	}
 }
+
+// An unknown key that is a near miss of a known one names it: a wrong case,
+// a missing unit suffix, a typo; a key near nothing gets no guess.
+func TestUnknownKeySuggestions(t *testing.T) {
+	in := `{mcpservers: {}, tool: {}, tools: {alow: [], toolSerch: {}, colour: "red"}}`
+	f, err := Parse("s.json5", []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(f.Warnings, "\n")
+	for _, want := range []string{
+		`mcpservers: unknown key ignored; did you mean "mcpServers"?`,
+		`tool: unknown key ignored; did you mean "tools"?`,
+		`tools.alow: unknown key ignored; did you mean "allow"?`,
+		`tools.toolSerch: unknown key ignored; did you mean "toolSearch"?`,
+		"tools.colour: unknown key ignored\n",
+	} {
+		if !strings.Contains(got+"\n", want) {
+			t.Errorf("warnings\n%s\nlack %q", got, want)
+		}
+	}
+}

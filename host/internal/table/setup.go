@@ -1,4 +1,4 @@
-package host
+package table
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/seed11a79d2d/codemode/catalog"
+	"github.com/seed11a79d2d/codemode/host/internal/bridge"
 )
 
 // eagerSetupBytes bounds the guest data a cell gets whole: the convenience
@@ -18,8 +19,12 @@ import (
 // millisecond whatever the catalog's size.
 const eagerSetupBytes = 16 << 10
 
-// setup is a table's guest data, rendered once.
-type setup struct {
+// helpers the guest's tools object already has; convenience names never
+// shadow them.
+var guestHelpers = []string{"search", "describe", "call", "callValue"}
+
+// Setup is a table's guest data, rendered once.
+type Setup struct {
 	full     string // the data of a small catalog, a JS string literal; empty for a large one
 	bindings map[string]string
 	servers  []serverSetup
@@ -58,8 +63,8 @@ type mcpSetup struct {
 	Tools      [][]string `json:"tools"`
 }
 
-func newSetup(c *catalog.Catalog) *setup {
-	s := &setup{bindings: map[string]string{}, mcpWords: map[string][]mcpRef{}}
+func newSetup(c *catalog.Catalog) *Setup {
+	s := &Setup{bindings: map[string]string{}, mcpWords: map[string][]mcpRef{}}
 	data := setupData{Names: [][2]string{}, MCP: []mcpSetup{}}
 	for _, b := range c.ConvenienceNames(guestHelpers) {
 		data.Names = append(data.Names, [2]string{b.Name, b.ID})
@@ -97,19 +102,19 @@ func newSetup(c *catalog.Catalog) *setup {
 	}
 	s.guest = tools
 	if d, _ := json.Marshal(data); len(d) <= eagerSetupBytes {
-		s.full = jsString(string(d))
+		s.full = bridge.Quote(string(d))
 	}
 	return s
 }
 
-// args are the first arguments of __cm_setup for a cell: the data, and the
+// Args are the first arguments of __cm_setup for a cell: the data, and the
 // JSON of ALL_TOOLS, or null when the cell's source does not name it.
-func (s *setup) args(js string) string {
+func (s *Setup) Args(js string) string {
 	tools := "null"
 	if strings.Contains(js, "ALL_TOOLS") {
 		s.allOnce.Do(func() {
 			all, _ := json.Marshal(s.guest)
-			s.allTools, s.guest = jsString(string(all)), nil
+			s.allTools, s.guest = bridge.Quote(string(all)), nil
 		})
 		tools = s.allTools
 	}
@@ -152,8 +157,12 @@ func (s *setup) args(js string) string {
 		b.WriteString("]}")
 	}
 	b.WriteString("]}")
-	return jsString(b.String()) + "," + tools
+	return bridge.Quote(b.String()) + "," + tools
 }
+
+// Whole reports a table whose guest data every cell gets whole: a small
+// catalog's.
+func (s *Setup) Whole() bool { return s.full != "" }
 
 // words are the runs of name characters in a cell's source (letters, digits,
 // _, $, ., - and any non-ASCII), each whole and split at dots and dashes:
