@@ -259,7 +259,11 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 					so.metrics.PinEvent(server, event)
 				}
 			}}
-		if e.file == nil || !e.file.NoLearn {
+		switch {
+		case e.file != nil && e.file.NoLearn:
+		case redis != nil:
+			o.Shapes = redis.Shapes() // learned shapes are shared by replicas and outlive restarts
+		default:
 			o.Shapes = &store.MemoryShapes{}
 		}
 		if mode == serving {
