@@ -24,11 +24,13 @@ type Script struct{ Name, Source string }
 
 // EnvScripts are the guest environment models expect of modern JavaScript
 // (web APIs, Buffer, Blob and Headers, console, timers, store/load, events
-// and AbortController), evaluated by every engine in order right after
+// and AbortController, Intl), evaluated by every engine in order right after
 // [BridgeJS]. They reach the host only through the
-// bridge's request and emit, with the ops listed in bridgeabi.wit.
+// bridge's request and emit, with the ops listed in bridgeabi.wit; Intl is
+// synchronous and lives wholly in the guest (intl.go).
 var EnvScripts = []Script{{"web.js", webJS}, {"buffer.js", bufferJS}, {"blob.js", blobJS},
-	{"console.js", consoleJS}, {"env.js", envJS}, {"events.js", eventsJS}}
+	{"console.js", consoleJS}, {"env.js", envJS}, {"events.js", eventsJS},
+	{"tzdata.js", tzdataJS}, {"intldata.js", intldataJS}, {"intl.js", intlJS}}
 
 var (
 	//go:embed web.js

@@ -87,7 +87,7 @@ func (run *Run) execDefinition() ToolDefinition {
 			"description": "Read-only work that may be replayed after a host restart: side-effecting tools are refused."},
 	}
 	schema, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "additionalProperties": false})
-	return ToolDefinition{Name: "exec", Description: b.String(), InputSchema: schema}
+	return ToolDefinition{Name: "exec", Description: b.String(), InputSchema: schema, OutputSchema: table.ResultSchema}
 }
 
 // writeMCPServers names the run's MCP servers with their tool counts, at

@@ -123,6 +123,11 @@ func (run *Run) resolveCall(req *request, rawID bridge.ID, input json.RawMessage
 	}
 	id := rawID.Value
 	e, err := run.resolve(id)
+	if errors.Is(err, catalog.ErrUnknownTool) {
+		if err := run.withheld(id); err != nil {
+			return err
+		}
+	}
 	if errors.Is(err, catalog.ErrUnknownTool) && !run.searching {
 		for sid, tools := range run.tab.MCPNames {
 			if t, ok := tools[id]; ok {
@@ -174,7 +179,10 @@ func (run *Run) resolveMCP(req *request, a *bridge.Args) error {
 			return tool.Message("id must be a string.")
 		}
 		if mt, ok = run.tab.MCPTools[a.ID.Value]; !ok {
-			return tool.Messagef("Unknown MCP mt id: %s", a.ID.Value)
+			if err := run.withheld(a.ID.Value); err != nil {
+				return err
+			}
+			return tool.Messagef("Unknown MCP tool id: %s", a.ID.Value)
 		}
 	}
 	input, err := mcpInput(mt, orEmpty(json.RawMessage(a.Input)))
@@ -227,8 +235,12 @@ func mcpInput(mt catalog.MCPTool, input json.RawMessage) (json.RawMessage, error
 // and the host does not know either: the closest tools of that server, by the
 // MCP search ranking.
 func (run *Run) mcpMissing(server, name string) error {
-	if _, ok := run.tab.MCPServers[server]; !ok {
+	serverName, ok := run.tab.MCPServers[server]
+	if !ok {
 		return tool.Messagef("MCP has no server %s. MCP.$api() lists them.", bridge.Quote(server))
+	}
+	if err := run.withheld(catalog.ID(catalog.SourceMCP, serverName, name)); err != nil {
+		return err
 	}
 	msg := fmt.Sprintf("MCP.%s has no tool %s.", server, bridge.Quote(bridge.Truncate(name, 80)))
 	hits, _ := run.tab.Catalog.MCPSearch(name, catalog.MaxSearchLimit)
@@ -245,6 +257,20 @@ func (run *Run) mcpMissing(server, name string) error {
 		msg += " Closest: " + strings.Join(near, ", ") + "."
 	}
 	return errors.New(msg + " MCP.$search(query) finds MCP tools.")
+}
+
+// withheld is why a source holds back the tool of an exact id (a changed
+// MCP tool awaiting approval), so that the cell is told that rather than
+// that no such tool exists.
+func (run *Run) withheld(id string) error {
+	for _, src := range run.rt.sources {
+		if w, ok := src.(tool.Withholder); ok {
+			if err := w.Quarantined(id); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // resolveOperation resolves MCP.<server>.resources.list/read and

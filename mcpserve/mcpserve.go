@@ -33,6 +33,7 @@ import (
 
 	"github.com/seed11a79d2d/codemode/host"
 	"github.com/seed11a79d2d/codemode/ops"
+	"github.com/seed11a79d2d/codemode/redact"
 )
 
 // Options configure [Serve]. A nil *Options means stdio on this process's
@@ -85,6 +86,9 @@ type Options struct {
 	// name no secret and no more than an operator would put on a status
 	// page.
 	Ready func(context.Context) error
+	// Redact, when set, replaces credentials in what reaches the model: a
+	// cell's output, value and error, and direct tools' results.
+	Redact *redact.Redactor
 	// Drain is how long Serve, when ctx ends, lets the exec and wait legs
 	// in flight over HTTP finish (a cell parks at its deadline) while
 	// /readyz fails and new legs are refused as busy; legs still running

@@ -356,6 +356,7 @@ func (s *service) reply(sess *session, exec *host.Run, runID string, r host.Resu
 		delete(sess.parked, runID)
 	}
 	s.mu.Unlock()
+	r = s.redacted(r)
 	res := result(r)
 	code, msg := unsendable(res)
 	if msg == "" {
@@ -401,6 +402,7 @@ func (s *service) direct(ctx context.Context, run *host.Run, name, callID string
 	if err != nil {
 		return errorResult("tool result is not JSON: " + err.Error()), nil
 	}
+	b = s.opts.Redact.JSON(b)
 	var out sdk.CallToolResult
 	if err := json.Unmarshal(b, &out); err != nil {
 		return errorResult("tool result is not an MCP result: " + err.Error()), nil

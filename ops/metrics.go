@@ -37,6 +37,7 @@ type Metrics struct {
 	storeErrors   *prometheus.CounterVec
 	storeSeconds  *prometheus.HistogramVec
 	auditErrors   prometheus.Counter
+	trust         trustMetrics // trust.go
 
 	codes, servers *bounded
 	gauges         atomic.Pointer[func() Gauges]
@@ -86,6 +87,7 @@ func NewMetrics() *Metrics {
 	m.storeSeconds = f.histogramVec("codemode_store_duration_seconds", "Latency of run store operations.",
 		[]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .5, 1, 5}, "op")
 	m.auditErrors = f.counter("codemode_audit_errors_total", "Audit records that could not be written.")
+	m.trust = newTrustMetrics(f)
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), levels{m})
 	return m
 }

@@ -97,3 +97,28 @@ func series(t *testing.T, m *Metrics, name string) int {
 	}
 	return 0
 }
+
+// Pin events and redactions are counted under bounded labels: an event
+// outside the fixed set, or kinds past the bound, are "other".
+func TestTrustCounters(t *testing.T) {
+	m := NewMetrics()
+	m.PinEvent("gh", "quarantined")
+	m.PinEvent("gh", "made-up")
+	for i := range maxRedactionKinds + 5 {
+		m.Redacted(fmt.Sprint("kind-", i), 2)
+	}
+	var nilM *Metrics
+	nilM.PinEvent("gh", "pinned")
+	nilM.Redacted("jwt", 1)
+	fams, err := m.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := map[string]int{}
+	for _, f := range fams {
+		series[f.GetName()] = len(f.GetMetric())
+	}
+	if series["codemode_tool_pin_events_total"] != 2 || series["codemode_redactions_total"] != maxRedactionKinds+1 {
+		t.Fatalf("series: %v", series)
+	}
+}

@@ -89,19 +89,9 @@ func (s *Shape) observe(v any, depth int) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			f, ok := s.Fields[k]
-			if !ok {
-				if len(s.Fields) >= MaxKeys || !validKey(k) {
-					s.Open = true
-					continue
-				}
-				if s.Fields == nil {
-					s.Fields = map[string]*Shape{}
-				}
-				f = &Shape{}
-				s.Fields[k] = f
+			if f := s.field(k); f != nil {
+				f.observe(v[k], depth+1)
 			}
-			f.observe(v[k], depth+1)
 		}
 	}
 }
@@ -150,20 +140,28 @@ func (s *Shape) Merge(o *Shape) {
 		s.Elem.Merge(o.Elem)
 	}
 	for _, k := range sortedKeys(o.Fields) {
-		f, ok := s.Fields[k]
-		if !ok {
-			if len(s.Fields) >= MaxKeys {
-				s.Open = true
-				continue
-			}
-			if s.Fields == nil {
-				s.Fields = map[string]*Shape{}
-			}
-			f = &Shape{}
-			s.Fields[k] = f
+		if f := s.field(k); f != nil {
+			f.Merge(o.Fields[k])
 		}
-		f.Merge(o.Fields[k])
 	}
+}
+
+// field is the shape of key k, made when the object has room for it; nil,
+// and the object open, when it has not or k looks like data.
+func (s *Shape) field(k string) *Shape {
+	if f, ok := s.Fields[k]; ok {
+		return f
+	}
+	if len(s.Fields) >= MaxKeys || !validKey(k) {
+		s.Open = true
+		return nil
+	}
+	if s.Fields == nil {
+		s.Fields = map[string]*Shape{}
+	}
+	f := &Shape{}
+	s.Fields[k] = f
+	return f
 }
 
 func sortedKeys(m map[string]*Shape) []string {

@@ -28,5 +28,13 @@ type MCPSource interface {
 	MCPRequest(ctx context.Context, server, method string, params json.RawMessage) (any, error)
 }
 
+// Withholder is a [Source] that holds some of its tools back: a downstream
+// tool whose definition changed since it was reviewed, until a person
+// approves it. Quarantined says why a call of the exact catalog id cannot
+// be made, or returns nil for an id it does not hold back.
+type Withholder interface {
+	Quarantined(id string) error
+}
+
 // ErrUnknownServer is returned by an [MCPSource] for a server it does not own.
 var ErrUnknownServer = errors.New("unknown MCP server")

@@ -10,6 +10,7 @@
 //	codemode serve [--config FILE] [--http ADDR [--token-file FILE] [--session-idle DURATION]] [--engine NAME]
 //	codemode conformance [--engine NAME] [--json]
 //	codemode audit verify FILE
+//	codemode tools pins|approve --config FILE [--store URL] [ID...]
 //	codemode version [--engine NAME]
 //
 // exec prints each result as one JSON object per line and answers a waiting
@@ -52,6 +53,7 @@ Usage:
   codemode init CLIENT_CONFIG [--out FILE] [--force]
   codemode conformance [--engine NAME] [--json]
   codemode audit verify FILE
+  codemode tools pins|approve --config FILE [--store URL] [ID...]
   codemode version [--engine NAME]
 
 Without --config the demo catalog is used, with code mode enabled.
@@ -81,6 +83,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return conformanceCommand(ctx, rest, stdout, stderr)
 	case "audit":
 		return auditCommand(rest, stdout, stderr)
+	case "tools":
+		return toolsCommand(ctx, rest, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK

@@ -32,6 +32,9 @@ func TestMain(m *testing.M) {
 		if mode == "env" {
 			server = envServer()
 		}
+		if mode == "rug" {
+			server = rugServer(os.Getenv(rugDescEnv))
+		}
 		if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -54,7 +54,7 @@ func (f opsFlags) setup(ctx context.Context, opts *mcpserve.Options, so *serveSe
 		return nil, nil, err
 	}
 	so.redactor = &ops.Redactor{}
-	so.redactor.Add(opts.Token)
+	so.secret(opts.Token)
 	logger := slog.New(dropConfigWarnings{so.redactor.Handler(h)})
 	so.observer = &mcpserve.Observer{TraceContent: *f.traceContent}
 	opts.Logger, opts.Observer, so.metrics = logger, so.observer, opts.Metrics
@@ -110,8 +110,12 @@ func (so *serveSettings) traceServers(o *mcp.Options) {
 	o.Tracer, o.CallContext = so.observer.Tracer, so.observer.CallContext
 }
 
-// secret adds values that must never reach the log.
+// secret adds values that must never reach the log, nor (with redact on)
+// the model.
 func (so *serveSettings) secret(values ...string) {
+	if so != nil {
+		so.secrets = append(so.secrets, values...)
+	}
 	if so != nil && so.redactor != nil {
 		so.redactor.Add(values...)
 	}

@@ -125,7 +125,7 @@ func serveCommand(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	if !e.cfg.Enabled && !e.rt.ToolSearch().Enabled {
 		fmt.Fprintln(stderr, "codemode serve: warning: code mode and Tool Search are off, so every tool is served directly")
 	}
-	opts.Relay, opts.Ready = e.relay, e.ready
+	opts.Relay, opts.Ready, opts.Redact = e.relay, e.ready, e.redact
 	if err := mcpserve.Serve(ctx, e.rt, opts); err != nil {
 		fmt.Fprintf(stderr, "codemode serve: %v\n", err)
 		if errors.Is(err, mcpserve.ErrTokenRequired) {

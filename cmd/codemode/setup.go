@@ -21,6 +21,7 @@ import (
 	"github.com/seed11a79d2d/codemode/plugins/mcp"
 	"github.com/seed11a79d2d/codemode/plugins/tracker"
 	"github.com/seed11a79d2d/codemode/provider"
+	"github.com/seed11a79d2d/codemode/redact"
 	"github.com/seed11a79d2d/codemode/redisstore"
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
@@ -50,9 +51,13 @@ type env struct {
 	relay *mcpserve.Relay
 	mcp   *mcp.Client // the MCP servers' client, if any
 	runs  store.Runs  // serve's run store, if any
+	// redact is what cells' output passes through before the model sees
+	// it: nil unless the configuration's top-level redact is on.
+	redact *redact.Redactor
 	// provider runs the children of agents.run when tools.swarm.provider
 	// is set; nil otherwise.
-	provider *provider.Client
+	provider    *provider.Client
+	providerKey string
 }
 
 // engineMode says whether a command needs cells.
@@ -170,7 +175,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	}()
 
 	if e.file != nil && mode != listingOnly {
-		if e.provider, err = newProvider(e.file.Provider, logger, so); err != nil {
+		if e.provider, e.providerKey, err = newProvider(e.file.Provider, logger, so); err != nil {
 			return nil, err
 		}
 		if e.provider != nil {
@@ -192,6 +197,32 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 		e.tools = append(e.tools, e.tracker.Tools()...)
 	}
 	hooks := so.hooks(tool.Hooks{Approve: e.approver(useTracker, stderr)})
+	// The run store opens before the servers start: with one, it keeps the
+	// tools' pins too.
+	var runs store.Runs
+	var sessions store.Sessions // nil: in memory
+	var redis *redisstore.Store
+	rs := so.runStore(e.file)
+	if rs != nil && mode == serving {
+		if redis, err = openStore(ctx, rs, so); err != nil {
+			return nil, err
+		}
+		e.closers = append(e.closers, func() { redis.Close() })
+		runs, sessions = so.meter(redis), redis.Sessions() // store(key, value) is seen by every replica too
+		e.runs = runs
+	}
+	var secrets []string
+	for _, s := range servers {
+		secrets = append(secrets, serverSecrets(s)...)
+	}
+	if e.provider != nil {
+		secrets = append(secrets, e.providerKey)
+	}
+	redactor := so.newRedactor(e.file, secrets)
+	redactServers, redactCells := redaction(e.file)
+	if redactCells {
+		e.redact = redactor
+	}
 	mcpServers := map[string]mcp.ServerConfig{}
 	if useDemo {
 		ct, st := sdk.NewInMemoryTransports()
@@ -200,7 +231,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("start the demo docs server: %w", err)
 		}
 		e.closers = append(e.closers, func() { ss.Close() })
-		mcpServers[demo.DocsServerName] = mcp.ServerConfig{Transport: ct}
+		mcpServers[demo.DocsServerName] = mcp.ServerConfig{Transport: ct, Trust: mcp.TrustOff} // ours: nothing to pin
 	}
 	for _, s := range servers {
 		if _, taken := mcpServers[s.Name]; taken {
@@ -218,11 +249,21 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 			return nil, fmt.Errorf("%w: %w", errConfig, err)
 		}
 		mcpServers[s.Name] = mcp.ServerConfig{Command: s.Command, Args: s.Args, Env: s.Env, InheritEnv: s.InheritEnv, Cwd: s.Cwd,
-			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly, OAuth: oauth}
+			URL: s.URL, Headers: s.Headers, SSE: s.SSE, DirectOnly: s.DirectOnly, OAuth: oauth,
+			Trust: s.Trust, Redact: redactServers[s.Name]}
 	}
 	if len(mcpServers) > 0 {
-		o := &mcp.Options{Servers: mcpServers, Logger: logger}
-		if e.file == nil || !e.file.NoLearn {
+		o := &mcp.Options{Servers: mcpServers, Logger: logger, Redact: redactor, Pins: pinStore(path, redis),
+			OnPin: func(server, event string) {
+				if so != nil {
+					so.metrics.PinEvent(server, event)
+				}
+			}}
+		switch {
+		case e.file != nil && e.file.NoLearn:
+		case redis != nil:
+			o.Shapes = redis.Shapes() // learned shapes are shared by replicas and outlive restarts
+		default:
 			o.Shapes = &store.MemoryShapes{}
 		}
 		if mode == serving {
@@ -242,19 +283,7 @@ func newEnv(ctx context.Context, path string, mode engineMode, engineFlag string
 	if err != nil {
 		return nil, err
 	}
-	var runs store.Runs
-	var sessions store.Sessions // nil: in memory
 	var sessionRuns, sessionCells int
-	rs := so.runStore(e.file)
-	if rs != nil && mode == serving {
-		s, err := openStore(ctx, rs, so)
-		if err != nil {
-			return nil, err
-		}
-		e.closers = append(e.closers, func() { s.Close() })
-		runs, sessions = so.meter(s), s.Sessions() // store(key, value) is seen by every replica too
-		e.runs = runs
-	}
 	if so != nil && so.stateless {
 		// Every caller with the token is one principal, and so one session:
 		// its share of parked runs is the whole, the store's or the process's,

@@ -25,6 +25,7 @@ type serveSettings struct {
 	observer *mcpserve.Observer
 	metrics  *ops.Metrics
 	redactor *ops.Redactor
+	secrets  []string // what secret was told, for the redaction of results
 }
 
 // runStore is the store serve uses: --store, else the file's key, else none.

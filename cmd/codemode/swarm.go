@@ -58,9 +58,9 @@ func providerAgents(c *provider.Client) host.Agents {
 // removed from this process's environment, so that no server (inheritEnv
 // or not), nor anything else started later, inherits it; and serve's log
 // redactor learns it.
-func newProvider(cfg *provider.Config, logger *slog.Logger, so *serveSettings) (*provider.Client, error) {
+func newProvider(cfg *provider.Config, logger *slog.Logger, so *serveSettings) (*provider.Client, string, error) {
 	if cfg == nil {
-		return nil, nil
+		return nil, "", nil
 	}
 	key, err := cfg.ReadKey(func(name string) (string, bool) {
 		v, ok := os.LookupEnv(name)
@@ -68,14 +68,14 @@ func newProvider(cfg *provider.Config, logger *slog.Logger, so *serveSettings) (
 		return v, ok
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", errConfig, err)
+		return nil, "", fmt.Errorf("%w: %w", errConfig, err)
 	}
 	so.secret(key)
 	c, err := provider.New(cfg, key, logger)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tools.swarm.provider: %w", errConfig, err)
+		return nil, "", fmt.Errorf("%w: tools.swarm.provider: %w", errConfig, err)
 	}
-	return c, nil
+	return c, key, nil
 }
 
 // demoAgent answers at once and always the same way: "<label>: <prompt>"

@@ -19,6 +19,7 @@ func Cases() []Case {
 		consoleCases(),
 		webCases(),
 		nodeCases(),
+		intlCases(),
 	} {
 		all = append(all, g...)
 	}

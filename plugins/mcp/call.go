@@ -34,7 +34,7 @@ func (s *server) call(ctx context.Context, name, key, progress string, input jso
 	}
 	res, err := session.CallTool(ctx, params)
 	if err != nil {
-		return tool.Result{}, s.callError(ctx, session, "tool "+name, err)
+		return tool.Result{}, s.cleanErr(s.callError(ctx, session, "tool "+name, err))
 	}
 	if key != "" {
 		if o, changed := s.learn.observe(key, res); changed {
@@ -56,7 +56,7 @@ func (s *server) call(ctx context.Context, name, key, progress string, input jso
 	if res.IsError {
 		details["isError"] = true
 	}
-	return tool.Result{Content: content, Details: details}, nil
+	return s.clean(tool.Result{Content: content, Details: details}), nil
 }
 
 // arguments is the tools/call arguments object: {} for a missing or null
@@ -136,9 +136,9 @@ func (s *server) request(ctx context.Context, method string, params json.RawMess
 		if errors.As(err, &syntax) || errors.As(err, &typ) {
 			return nil, fmt.Errorf("MCP server %s: %s: invalid params: %v", s.name, method, err)
 		}
-		return nil, s.callError(ctx, session, method, err)
+		return nil, s.cleanErr(s.callError(ctx, session, method, err))
 	}
-	return res, nil
+	return s.cleanAny(res), nil
 }
 
 // undeclaredRequest answers a request of a family (resources, prompts) the

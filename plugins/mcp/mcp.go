@@ -12,6 +12,7 @@ package mcp
 //lint:file-ignore SA1019 the relay's hooks take the deprecated sampling and logging types, which downstream servers still send.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed11a79d2d/codemode/redact"
 	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
@@ -73,6 +75,12 @@ type ServerConfig struct {
 	// OAuth, when set, authorizes to a streamable HTTP server that asks for
 	// it; see [OAuth].
 	OAuth *OAuth
+	// Trust is what a changed or new tool meets when [Options] Pins is set:
+	// [TrustPin] (the default), [TrustAuto], [TrustStrict] or [TrustOff].
+	Trust string
+	// Redact passes the server's tool results, resources and prompts
+	// through [Options] Redact before a cell sees them.
+	Redact bool
 }
 
 // Options configure [Start]. A nil *Options means no servers.
@@ -100,6 +108,21 @@ type Options struct {
 	// servers are told the capabilities it has. Without it, or when calls of
 	// several scopes are in flight on the server, such requests are refused.
 	Relay Relay
+	// Pins, when set, pins each tool's definition when first seen and holds
+	// back (quarantines) a tool whose definition changed, as its server's
+	// Trust says: it is left out of the catalog, and a call of it from an
+	// earlier run fails with a [*QuarantineError], until approved (see
+	// [store.Approve]). Approvals are picked up within PinRecheck (zero
+	// means 5 seconds). If the store fails, the tools it could not check
+	// are held back.
+	Pins       store.Pins
+	PinRecheck time.Duration
+	// OnPin, when set, is told of each pin event (PinPinned, ...) of a
+	// server, for metrics.
+	OnPin func(server, event string)
+	// Redact redacts the results of servers whose Redact is set; nil
+	// redacts nothing.
+	Redact *redact.Redactor
 	// Shapes, when set, keeps the result shapes learned of tools that
 	// declare no output schema, which their declarations then show; nil
 	// learns nothing.
@@ -122,6 +145,9 @@ type Client struct {
 	servers map[string]*server
 	version atomic.Uint64 // moves whenever a server's tool list is replaced
 	relay   Relay
+	pins    store.Pins
+	onPin   func(server, event string)
+	redact  *redact.Redactor
 	shapes  store.Shapes
 	tracer  trace.Tracer // nil when traces are off
 	callCtx func(context.Context, tool.Call) context.Context
@@ -153,7 +179,8 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 	if opts != nil {
 		o = *opts
 	}
-	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, callCtx: o.CallContext, servers: map[string]*server{}}
+	c := &Client{timeout: o.CallTimeout, logger: o.Logger, relay: o.Relay, shapes: o.Shapes, callCtx: o.CallContext, servers: map[string]*server{},
+		pins: o.Pins, onPin: o.OnPin, redact: o.Redact}
 	if o.Tracer != nil {
 		c.tracer = o.Tracer.Tracer(instrumentation)
 	}
@@ -196,6 +223,13 @@ func Start(ctx context.Context, opts *Options) (*Client, error) {
 			s.supervise(life)
 		}()
 	}
+	if c.pins != nil {
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			c.recheck(life, cmp.Or(o.PinRecheck, defaultPinRecheck))
+		}()
+	}
 	var enough <-chan time.Time
 	if o.Wait > 0 {
 		t := time.NewTimer(o.Wait)
@@ -234,7 +268,7 @@ func validate(name string, cfg ServerConfig) error {
 	if cfg.OAuth != nil && (cfg.URL == "" || cfg.SSE) {
 		return fmt.Errorf("configure MCP server %q: oauth applies only to a streamable HTTP url", name)
 	}
-	return nil
+	return checkTrust(name, cfg)
 }
 
 // Close disconnects every server and stops their processes. It is safe to

@@ -40,7 +40,7 @@ func TestDownstreamRevisions(t *testing.T) {
 // retried, never hung on.
 func TestDownstreamSessionlessOnlyServer(t *testing.T) {
 	url, _ := oneRevisionServer(t, "2026-07-28")
-	var log lockedLog
+	var log logBuffer
 	c := start(t, &Options{Servers: map[string]ServerConfig{"modern": {URL: url}},
 		Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(log.String(), `server=modern`); time.Sleep(20 * time.Millisecond) {
@@ -92,20 +92,3 @@ func oneRevisionServer(t *testing.T, v string) (url string, header func() string
 type readCloser struct{ *bytes.Buffer }
 
 func (readCloser) Close() error { return nil }
-
-type lockedLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}

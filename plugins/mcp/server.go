@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed11a79d2d/codemode/store"
 	"github.com/seed11a79d2d/codemode/tool"
 )
 
@@ -62,6 +63,7 @@ type server struct {
 	inFlight spans         // downstream spans in flight, for log events
 	logLimit logLimit      // of its stderr and log messages, across restarts
 
+	pins  pinState          // the last listing and what of it is held back (pins.go)
 	proc  *process          // the last stdio process started; the supervisor's alone
 	oauth auth.OAuthHandler // nil without OAuth; one per server, so tokens outlive reconnects
 }
@@ -291,6 +293,7 @@ func (s *server) current() (*sdk.ClientSession, error) {
 // warning.
 func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]tool.Tool, error) {
 	var out []tool.Tool
+	var defs []store.Definition
 	seen := map[string]bool{}
 	cursor := ""
 	for page := 0; ; page++ {
@@ -315,9 +318,12 @@ func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]t
 			}
 			seen[t.Name] = true
 			out = append(out, ht)
+			if s.c.pins != nil && s.cfg.Trust != TrustOff {
+				defs = append(defs, definition(t))
+			}
 		}
 		if res.NextCursor == "" || res.NextCursor == cursor {
-			return out, nil
+			return s.vet(ctx, out, defs), nil
 		}
 		cursor = res.NextCursor
 	}
@@ -356,6 +362,9 @@ func (s *server) hostTool(t *sdk.Tool) (tool.Tool, error) {
 		Name: name, Label: label, Description: t.Description, MCPServer: s.name,
 		InputSchema: in, OutputSchema: out, Annotations: annotations, DirectOnly: s.direct[name], Observed: observed,
 		Execute: func(ctx context.Context, call tool.Call) (tool.Result, error) {
+			if err := s.withheld(name); err != nil {
+				return tool.Result{}, err
+			}
 			ctx = s.c.callContext(ctx, call)
 			token, end := s.calls.begin(call.Scope)
 			defer end()

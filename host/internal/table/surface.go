@@ -45,8 +45,25 @@ const WaitDescription = "Resume a code mode program that returned status \"waiti
 // WaitDefinition is code mode's wait tool.
 func WaitDefinition() Definition {
 	return Definition{Name: "wait", Description: WaitDescription, InputSchema: json.RawMessage(
-		`{"type":"object","properties":{"runId":{"type":"string","description":"The runId of a waiting result."}},"required":["runId"],"additionalProperties":false}`)}
+		`{"type":"object","properties":{"runId":{"type":"string","description":"The runId of a waiting result."}},"required":["runId"],"additionalProperties":false}`),
+		OutputSchema: ResultSchema}
 }
+
+// ResultSchema is the output schema of exec and wait: the CodeModeResult
+// their structuredContent holds, so that a client can check and type it.
+// Only status is required and every object stays open, so that a field a
+// later version adds never makes a client refuse a result.
+var ResultSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"status":{"type":"string","enum":["completed","waiting","failed"]},` +
+	`"value":{"description":"The cell's return value (completed)."},` +
+	`"runId":{"type":"string","description":"What wait resumes (waiting)."},` +
+	`"reason":{"type":"string"},` +
+	`"pendingToolCalls":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"method":{"type":"string"}}}},` +
+	`"error":{"type":"string"},` +
+	`"code":{"type":"string"},` +
+	`"output":{"type":"array","items":{"type":"object","properties":{"type":{"type":"string","enum":["text","json"]},"text":{"type":"string"},"value":{}},"required":["type"]}},` +
+	`"telemetry":{"type":"object"}` +
+	`},"required":["status"]}`)
 
 // IsToolSearchControl reports a name of Tool Search's model-visible
 // controls, which are never catalogued.

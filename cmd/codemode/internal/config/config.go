@@ -61,6 +61,9 @@ type File struct {
 	Engine string
 	// Store is the store key; nil keeps parked runs in the process.
 	Store *Store
+	// Redact is the top-level redact key: credentials are redacted from
+	// every server's tool results and from what cells send the model.
+	Redact bool
 	// MCPServers are the downstream MCP servers, sorted by name.
 	MCPServers []MCPServer
 	// Warnings are "file:line:col: field: message" lines: unknown keys and
@@ -102,6 +105,14 @@ type MCPServer struct {
 	DirectOnly []string
 	// OAuth is the oauth key; nil when absent.
 	OAuth *OAuth
+	// Trust is the trust key: "pin" (also ""), "auto" or "strict".
+	Trust string
+	// Redact is the server's redact key; nil when absent (the top-level
+	// redact decides).
+	Redact *bool
+	// SecretEnv names env variables whose values are secrets to redact,
+	// besides those whose names say so.
+	SecretEnv []string
 }
 
 // Error is a configuration value that cannot be used. Field is the dotted
@@ -369,6 +380,7 @@ func (d *decoder) top(root *Node) {
 		"inputs":     func(*Node, string) {},
 		"engine":     func(v *Node, f string) { d.str(v, f, &d.f.Engine) },
 		"store":      d.store,
+		"redact":     func(v *Node, f string) { d.boolean(v, f, &d.f.Redact) },
 	})
 	slices.SortFunc(d.f.MCPServers, func(a, b MCPServer) int { return strings.Compare(a.Name, b.Name) })
 }
@@ -595,6 +607,17 @@ func (d *decoder) mcpServers(n *Node, field string) {
 			"directOnly": func(v *Node, f string) { d.strings(v, f, &s.DirectOnly) },
 			"oauth":      func(v *Node, f string) { urlOnly = true; d.oauth(v, f, &s) },
 			"disabled":   func(v *Node, f string) { d.boolean(v, f, &disabled) }, // Cline, Windsurf
+			"trust": func(v *Node, f string) {
+				if d.str(v, f, &s.Trust); d.err == nil && !slices.Contains([]string{"pin", "auto", "strict"}, s.Trust) {
+					d.fail(v, f, "must be \"pin\", \"auto\" or \"strict\", not %q", s.Trust)
+				}
+			},
+			"redact": func(v *Node, f string) {
+				var on bool
+				d.boolean(v, f, &on)
+				s.Redact = &on
+			},
+			"secretEnv": func(v *Node, f string) { d.strings(v, f, &s.SecretEnv) },
 			"disabledTools": func(v *Node, f string) { // Windsurf: denied by id
 				var tools []string
 				d.strings(v, f, &tools)

@@ -252,6 +252,30 @@ func TestDisabledToolsJoinDeny(t *testing.T) {
 	}
 }
 
+func TestParseTrustAndRedact(t *testing.T) {
+	f, err := Parse("cfg.json5", []byte(`{redact: true, mcpServers: {
+  a: {command: "x", trust: "strict", redact: false, secretEnv: ["EXTRA"]},
+  b: {url: "http://127.0.0.1:9/mcp"},
+}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.MCPServers[0], f.MCPServers[1]
+	if !f.Redact || a.Trust != "strict" || a.Redact == nil || *a.Redact || !reflect.DeepEqual(a.SecretEnv, []string{"EXTRA"}) ||
+		b.Trust != "" || b.Redact != nil {
+		t.Fatalf("parsed: %v %+v %+v", f.Redact, a, b)
+	}
+	for src, want := range map[string]string{
+		`{mcpServers: {a: {command: "x", trust: 1}}}`:       "mcpServers.a.trust: must be a string",
+		`{mcpServers: {a: {command: "x", redact: "yes"}}}`:  "mcpServers.a.redact: must be a boolean",
+		`{mcpServers: {a: {command: "x", secretEnv: "X"}}}`: "mcpServers.a.secretEnv: must be an array",
+	} {
+		if _, err := Parse("cfg.json5", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
+
 // An unknown key that is a near miss of a known one names it: a wrong case,
 // a missing unit suffix, a typo; a key near nothing gets no guess.
 func TestUnknownKeySuggestions(t *testing.T) {
