@@ -115,6 +115,13 @@ bench-compare: setup bench-node
 bench-check: setup bench-node
 	$(GO) run ./bench/cmd/compare -node-pkg $(BENCH_NODE) -out bench/results/latest.json -baseline bench/results/baseline.json
 
+# Whole-process start: a warm `codemode exec -e 'return 1'`, median wall
+# time and peak RSS of 10 runs after 3 warm-up runs (bench/cmd/proc).
+.PHONY: bench-proc
+bench-proc: setup
+	$(GO) build -o $(CACHE)/codemode ./cmd/codemode
+	$(GO) run ./bench/cmd/proc -n 10 -- $(CACHE)/codemode exec -e 'return 1'
+
 # Prompt size of direct exposure, Tool Search and code mode on ten real MCP
 # servers (bench/promptsize_test.go). bench-servers installs the seven that
 # make peers does not (pinned) into .cache/bench-servers; the other three and

@@ -26,9 +26,9 @@ type engine interface {
 // engineKind is one engine this binary was built with.
 type engineKind struct {
 	// start builds the engine with prelude in its template: the host's
-	// guest API, or none for the bare conformance table. module is the
-	// verified quickjs.wasm when the caller has loaded it already, else nil.
-	start     func(ctx context.Context, prelude string, module []byte, logger *slog.Logger) (engine, error)
+	// guest API, or none for the bare conformance table. fetched, if not
+	// nil, is told when the start downloaded the module.
+	start     func(ctx context.Context, prelude string, fetched func(path string), logger *slog.Logger) (engine, error)
 	cacheWarm func() bool
 	runtime   string // the wasm runtime and its version, for codemode version
 	table     string // the engine's name in the conformance baseline
@@ -38,8 +38,8 @@ type engineKind struct {
 // binary is built with -tags wasmtime.
 var engines = map[string]engineKind{
 	defaultEngine: {
-		start: func(ctx context.Context, prelude string, module []byte, logger *slog.Logger) (engine, error) {
-			return quickjswasi.New(ctx, &quickjswasi.Options{Prelude: prelude, Module: module, Logger: logger})
+		start: func(ctx context.Context, prelude string, fetched func(string), logger *slog.Logger) (engine, error) {
+			return quickjswasi.New(ctx, &quickjswasi.Options{Prelude: prelude, Fetched: fetched, Logger: logger})
 		},
 		cacheWarm: func() bool { return quickjswasi.CacheWarm("") },
 		runtime:   "wazero " + quickjswasi.WazeroVersion,
@@ -81,24 +81,18 @@ func pickEngine(flag, fromConfig string) (string, error) {
 }
 
 // startEngine starts the named engine, saying once on stderr when this start
-// has to fetch the module or compile it.
+// has to fetch the module or compile it. The engine loads and verifies the
+// module while it reads its caches, so a wrong or missing module is the
+// start's error (after the compile notice, on a cold cache).
 func startEngine(ctx context.Context, name string, stderr io.Writer, logger *slog.Logger) (engine, error) {
 	k := engines[name]
-	// Every engine loads the module the same way; loading it here first
-	// makes a download the command's own line on stderr, and a missing or
-	// wrong module an error before anything else is said. The engine gets
-	// the bytes rather than reading them again.
-	module, err := quickjswasi.LoadModule(ctx, &quickjswasi.Options{Logger: logger, Fetched: func(path string) {
-		fmt.Fprintf(stderr, "codemode: fetched quickjs-wasi %s (sha256 %s…) into %s\n",
-			quickjswasi.QuickJSWasiVersion, quickjswasi.QuickJSWasiSHA256[:12], path)
-	}})
-	if err != nil {
-		return nil, fmt.Errorf("start the engine: %w", err)
-	}
 	if os.Getenv(quickjswasi.CacheDirEnv) != "off" && !k.cacheWarm() {
 		fmt.Fprintln(stderr, "codemode: compiling the QuickJS engine once (about half a second); later runs load it from the cache")
 	}
-	eng, err := k.start(ctx, host.Prelude(), module, logger)
+	eng, err := k.start(ctx, host.Prelude(), func(path string) {
+		fmt.Fprintf(stderr, "codemode: fetched quickjs-wasi %s (sha256 %s…) into %s\n",
+			quickjswasi.QuickJSWasiVersion, quickjswasi.QuickJSWasiSHA256[:12], path)
+	}, logger)
 	if err != nil {
 		return nil, fmt.Errorf("start the engine: %w", err)
 	}

@@ -11,8 +11,8 @@ import (
 
 func init() {
 	engines["wasmtime"] = engineKind{
-		start: func(ctx context.Context, prelude string, module []byte, logger *slog.Logger) (engine, error) {
-			return wasmtime.New(ctx, &wasmtime.Options{Prelude: prelude, Module: module, Logger: logger})
+		start: func(ctx context.Context, prelude string, fetched func(string), logger *slog.Logger) (engine, error) {
+			return wasmtime.New(ctx, &wasmtime.Options{Prelude: prelude, Fetched: fetched, Logger: logger})
 		},
 		cacheWarm: func() bool { return wasmtime.CacheWarm("") },
 		runtime:   "wasmtime " + wasmtime.WasmtimeVersion,

@@ -14,6 +14,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/seed11a79d2d/codemode/abi"
@@ -65,6 +66,11 @@ type Options struct {
 	Fetched func(path string)
 }
 
+type loadResult struct {
+	wasm []byte
+	err  error
+}
+
 // Engine owns a compiled module, its template image and a pool of instances.
 // It is safe for concurrent use. Its behaviour is package driver's; this
 // package provides wazero.
@@ -87,34 +93,47 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	if o.Interpreter {
 		rc = wazero.NewRuntimeConfigInterpreter()
 	}
-	unavailable := func(err error) (*Engine, error) {
-		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine: " + err.Error()}
-	}
 	o.Logger = cfg.Logger
-	wasm, err := LoadModule(ctx, &o)
-	if err != nil {
-		return unavailable(err)
-	}
+	// The module is obtained and verified while the start goes on: a warm
+	// one compiles the rewritten module from the cache, and needs the
+	// module's bytes only on a miss; a wrong or missing module still fails
+	// the start, with the loader's error.
+	loaded := make(chan loadResult, 1)
+	go func() {
+		b, err := LoadModule(ctx, &o)
+		loaded <- loadResult{b, err}
+	}()
+	module := sync.OnceValues(func() ([]byte, error) { r := <-loaded; return r.wasm, r.err })
 	rc = rc.WithMemoryLimitPages(uint32(cfg.MemoryCap() / image.WasmPage))
 	dir := cacheDir(o.CacheDir)
-	if wasm, err = instrument(wasm, dir, cfg.Logger); err != nil {
-		return unavailable(err)
-	}
 	// The template is kept next to the compiled code, and is the same
 	// whether the module was loaded or compiled.
 	cfg.TemplateCache, cfg.ModuleHash = dir, QuickJSWasiSHA256
-	rt, err := compile(ctx, rc, dir, wasm)
-	if err != nil && dir != "" {
-		// A cache that cannot be read or written (corrupted, truncated, full
-		// disk, no permission) must not stop the engine: compile in memory.
-		cfg.Logger.Warn("wazero compilation cache unusable; compiling in memory (remove the directory to reset it)",
-			"dir", dir, "err", err)
-		rt, err = compile(ctx, rc, "", wasm)
-	}
-	if err != nil {
-		return unavailable(err)
-	}
-	e, err := driver.New(ctx, rt, cfg)
+	e, err := driver.New(ctx, func() (driver.Runtime, error) {
+		wasm, err := instrument(module, dir, cfg.Logger)
+		if err != nil {
+			return nil, err
+		}
+		rt, err := compile(ctx, rc, dir, wasm)
+		if err != nil && dir != "" {
+			// A cache that cannot be read or written (corrupted, truncated,
+			// full disk, no permission) must not stop the engine: compile
+			// in memory.
+			cfg.Logger.Warn("wazero compilation cache unusable; compiling in memory (remove the directory to reset it)",
+				"dir", dir, "err", err)
+			rt, err = compile(ctx, rc, "", wasm)
+		}
+		if _, lerr := module(); lerr != nil {
+			if err == nil {
+				rt.Close(ctx)
+			}
+			return nil, lerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		return rt, nil
+	}, cfg)
 	return (*Engine)(e), err
 }
 

@@ -40,6 +40,7 @@ func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, wasm []b
 		if err != nil {
 			return nil, err
 		}
+		readOnce(cache)
 		cfg = cfg.WithCompilationCache(cache)
 	}
 	c := &compiled{rt: wazero.NewRuntimeWithConfig(ctx, cfg)}
@@ -54,12 +55,13 @@ func compile(ctx context.Context, cfg wazero.RuntimeConfig, dir string, wasm []b
 	return c, nil
 }
 
-// instrument returns the verified quickjs.wasm with the preemption ticks
+// instrument returns the verified quickjs.wasm (from module, which is asked
+// only when the cache has no entry) with the preemption ticks
 // (package preempt) put in. The rewrite takes a tenth of a warm start, so its
 // result is kept in the cache directory dir ("" for none), keyed by the
 // pinned module, the tick parameters and this binary (see
 // [driver.CacheFile]); an entry that fails its checksum is rewritten.
-func instrument(wasm []byte, dir string, logger *slog.Logger) ([]byte, error) {
+func instrument(module func() ([]byte, error), dir string, logger *slog.Logger) ([]byte, error) {
 	file := driver.CacheFile(dir, "quickjs-preempt", ".wasm", QuickJSWasiSHA256, "env.host_interrupt", strconv.Itoa(tickEvery))
 	if file != "" {
 		b, err := driver.ReadCache(file, 2*wasmfile.MaxSize)
@@ -69,6 +71,10 @@ func instrument(wasm []byte, dir string, logger *slog.Logger) ([]byte, error) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			logger.Warn("rewritten module cache entry unusable; rewriting the module", "file", file, "err", err)
 		}
+	}
+	wasm, err := module()
+	if err != nil {
+		return nil, err
 	}
 	out, err := preempt.Instrument(wasm, "env", "host_interrupt", tickEvery)
 	if err == nil && file != "" {

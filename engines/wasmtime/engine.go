@@ -101,11 +101,13 @@ func New(ctx context.Context, opts *Options) (*Engine, error) {
 	dir := cacheDir(o.CacheDir)
 	// The template is kept next to the compiled code (see driver.Config).
 	cfg.TemplateCache, cfg.ModuleHash = dir, quickjswasi.QuickJSWasiSHA256
-	rt, err := newRuntime(cfg, wasm, dir)
-	if err != nil {
-		return fail(err)
-	}
-	e, err := driver.New(ctx, rt, cfg)
+	e, err := driver.New(ctx, func() (driver.Runtime, error) {
+		rt, err := newRuntime(cfg, wasm, dir)
+		if err != nil {
+			return nil, err
+		}
+		return rt, nil
+	}, cfg)
 	return (*Engine)(e), err
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -19,8 +20,11 @@ type Image struct {
 	size int
 }
 
-// NewImage copies mem, a whole number of pages, into a sealed memfd.
-func NewImage(mem []byte) (*Image, error) {
+// NewImage copies mem, a whole number of pages, into a sealed memfd. pages
+// are the indexes of the pages to copy, in increasing order, nil for all of
+// them: the others must be zeros, and stay holes in the file that read as
+// zeros. A template is two thirds zeros, so this writes a third of it.
+func NewImage(mem []byte, pages iter.Seq[int]) (*Image, error) {
 	if len(mem) == 0 || len(mem)%PageSize != 0 || os.Getpagesize() != PageSize {
 		return nil, ErrUnsupported
 	}
@@ -32,13 +36,9 @@ func NewImage(mem []byte) (*Image, error) {
 		return nil, fmt.Errorf("cowmem: memfd: %w", err)
 	}
 	im := &Image{fd: fd, size: len(mem)}
-	for off := 0; off < len(mem); {
-		n, err := unix.Pwrite(fd, mem[off:], int64(off))
-		if err != nil {
-			im.Close()
-			return nil, fmt.Errorf("cowmem: write the image: %w", err)
-		}
-		off += n
+	if err := im.fill(mem, pages); err != nil {
+		im.Close()
+		return nil, err
 	}
 	// Sealed, the file can change neither size nor bytes: what instances
 	// fall back to is the template, whatever anyone does with the fd.
@@ -48,6 +48,42 @@ func NewImage(mem []byte) (*Image, error) {
 		return nil, fmt.Errorf("cowmem: seal the image: %w", err)
 	}
 	return im, nil
+}
+
+// fill writes the pages of mem into the file, a run of consecutive pages
+// per write.
+func (im *Image) fill(mem []byte, pages iter.Seq[int]) error {
+	if err := unix.Ftruncate(im.fd, int64(len(mem))); err != nil {
+		return fmt.Errorf("cowmem: size the image: %w", err)
+	}
+	if pages == nil {
+		return writeAt(im.fd, mem, 0)
+	}
+	start, end := 0, 0 // the run of pages [start, end) not written yet
+	for i := range pages {
+		if i < end || i >= len(mem)/PageSize {
+			return fmt.Errorf("cowmem: page %d out of order or past the image", i)
+		}
+		if i > end {
+			if err := writeAt(im.fd, mem[start*PageSize:end*PageSize], start*PageSize); err != nil {
+				return err
+			}
+			start = i
+		}
+		end = i + 1
+	}
+	return writeAt(im.fd, mem[start*PageSize:end*PageSize], start*PageSize)
+}
+
+func writeAt(fd int, b []byte, off int) error {
+	for len(b) > 0 {
+		n, err := unix.Pwrite(fd, b, int64(off))
+		if err != nil {
+			return fmt.Errorf("cowmem: write the image: %w", err)
+		}
+		b, off = b[n:], off+n
+	}
+	return nil
 }
 
 // Size is the image's length in bytes.
@@ -252,3 +288,24 @@ func (r *Reservation) Free() {
 		r.all, r.size = nil, 0
 	}
 }
+
+// Populate faults in the whole pages inside b, fresh memory about to be
+// filled, in one call (MADV_POPULATE_WRITE, Linux 5.14): faulting them one
+// at a time as a copy touches them cost four times as much in a VM (12 ms
+// against 3 for the 2.8 MB of compiled code a start loads). Where the
+// kernel does not have it, the pages fault in as before.
+func Populate(b []byte) {
+	start := (uintptr(unsafe.Pointer(unsafe.SliceData(b))) + PageSize - 1) &^ (PageSize - 1)
+	end := (uintptr(unsafe.Pointer(unsafe.SliceData(b))) + uintptr(len(b))) &^ (PageSize - 1)
+	if len(b) < populateMin || end <= start || populateFails.Load() {
+		return
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_MADVISE, start, end-start, unix.MADV_POPULATE_WRITE); errno == unix.EINVAL {
+		populateFails.Store(true) // before Linux 5.14
+	}
+}
+
+// populateMin is the smallest buffer worth the system call.
+const populateMin = 64 << 10
+
+var populateFails atomic.Bool

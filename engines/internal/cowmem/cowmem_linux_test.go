@@ -13,7 +13,7 @@ func image(t testing.TB, pages int) ([]byte, *Image) {
 	for i := range mem {
 		mem[i] = byte(i*7 + i/PageSize)
 	}
-	im, err := NewImage(mem)
+	im, err := NewImage(mem, nil)
 	if errors.Is(err, ErrUnsupported) {
 		t.Skip(err)
 	}
@@ -149,5 +149,39 @@ func TestScanAgreesWithRead(t *testing.T) {
 	}
 	if !slices.Equal(scan, want) {
 		t.Fatalf("scan %v", scan)
+	}
+}
+
+// TestSparseImage: an image made from its non-zero pages alone maps as the
+// whole memory, and a page list out of order or past the memory is refused.
+func TestSparseImage(t *testing.T) {
+	mem := make([]byte, 40*PageSize)
+	var pages []int
+	for _, p := range []int{0, 1, 2, 7, 8, 20, 39} {
+		for i := range PageSize {
+			mem[p*PageSize+i] = byte(p + i)
+		}
+		pages = append(pages, p)
+	}
+	im, err := NewImage(mem, slices.Values(pages))
+	if errors.Is(err, ErrUnsupported) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer im.Close()
+	r := reserve(t, len(mem))
+	if err := im.Map(r.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(r.Bytes(), mem) {
+		t.Fatal("the sparse image does not map as the memory")
+	}
+	for _, bad := range [][]int{{3, 2}, {5, 5}, {40}, {-1}} {
+		if im, err := NewImage(mem, slices.Values(bad)); err == nil {
+			im.Close()
+			t.Errorf("pages %v accepted", bad)
+		}
 	}
 }

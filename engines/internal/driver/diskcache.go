@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"io"
 	"os"
 	"path/filepath"
@@ -109,6 +110,7 @@ func ReadCache(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: size %d", errCacheDamaged, st.Size())
 	}
 	b := make([]byte, st.Size())
+	cowmem.Populate(b)
 	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -91,7 +92,11 @@ func TestTemplateEntryRoundTrip(t *testing.T) {
 	tm.Mem[image.WasmPage+3*image.PageSize+7] = 2
 	tm.SP = image.WasmPage
 	tm.Hash = image.Hash(tm.Mem, tm.metaValues())
-	b := tm.marshal()
+	pages := nonZero(tm.Mem)
+	if fmt.Sprint(pages) != fmt.Sprint([]int32{0, 16 + 3}) {
+		t.Fatalf("non-zero pages %v", pages)
+	}
+	b := tm.marshal(pages)
 	if len(b) > 3*image.PageSize {
 		t.Fatalf("an entry with two non-zero pages takes %d bytes", len(b))
 	}
@@ -99,11 +104,11 @@ func TestTemplateEntryRoundTrip(t *testing.T) {
 	if err := WriteCache(path, b); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readTemplate(path)
+	got, gotPages, err := readTemplate(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got.Mem, tm.Mem) || got.Hash != tm.Hash || got.version != tm.version ||
+	if fmt.Sprint(gotPages) != fmt.Sprint(pages) || !bytes.Equal(got.Mem, tm.Mem) || got.Hash != tm.Hash || got.version != tm.version ||
 		fmt.Sprint(got.metaValues()) != fmt.Sprint(tm.metaValues()) {
 		t.Fatalf("read back %+v", got)
 	}
@@ -114,10 +119,15 @@ func TestTemplateEntryRoundTrip(t *testing.T) {
 			c[4*11+1+len(tm.version)+32+8] = 200 // first page index
 			return c
 		}(),
+		"pages out of order": func() []byte {
+			c := bytes.Clone(b)
+			binary.LittleEndian.PutUint32(c[4*11+1+len(tm.version)+32+8+4:], 0) // second page index
+			return c
+		}(),
 		"cut": b[:len(b)-1],
 	} {
 		WriteCache(path, bad)
-		if _, err := readTemplate(path); err == nil {
+		if _, _, err := readTemplate(path); err == nil {
 			t.Errorf("%s: read", name)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/seed11a79d2d/codemode/abi"
+	"github.com/seed11a79d2d/codemode/engines/internal/image"
 )
 
 const (
@@ -103,22 +104,40 @@ type Engine struct {
 
 var _ abi.Engine = (*Engine)(nil)
 
-// New builds the template on rt. On failure it closes rt.
-func New(ctx context.Context, rt Runtime, cfg Config) (*Engine, error) {
-	e := &Engine{cfg: cfg.WithDefaults(), rt: rt}
+// New builds the engine on the runtime compile returns. The template's cache
+// entry needs no runtime, so it is read and put in its image meanwhile: on a
+// warm start that hides the template's load behind compiling. On failure New
+// closes the runtime; a failure of compile is returned as the engine's.
+func New(ctx context.Context, compile func() (Runtime, error), cfg Config) (*Engine, error) {
+	e := &Engine{cfg: cfg.WithDefaults()}
+	unavailable := func(err error) (*Engine, error) {
+		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine" + e.cfg.on() + ": " + err.Error()}
+	}
+	cached := make(chan *template, 1)
+	go func() { cached <- e.cachedTemplate() }()
+	rt, err := compile()
+	t := <-cached
+	if err != nil {
+		t.close()
+		return unavailable(err)
+	}
+	e.rt = rt
 	var seed [32]byte
 	binary.LittleEndian.PutUint64(seed[:], rand.Uint64())
 	binary.LittleEndian.PutUint64(seed[8:], rand.Uint64())
 	e.rng = rand.NewChaCha8(seed)
 	e.idle = make(chan *Instance, e.cfg.MaxIdle)
-	e.enc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	e.enc = image.NewEncoder()
 	e.dec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(e.cfg.MemoryCap()))
-	first, err := e.startTemplate(ctx)
+	first, err := e.startTemplate(ctx, t)
 	if err != nil {
+		if e.tmpl != nil {
+			e.tmpl.close()
+		}
 		e.enc.Close()
 		e.dec.Close()
 		rt.Close(ctx)
-		return nil, &abi.Failure{Kind: abi.FailureUnavailable, Message: "start quickjs-wasi engine" + e.cfg.on() + ": " + err.Error()}
+		return unavailable(err)
 	}
 	e.idle <- first
 	return e, nil
@@ -157,9 +176,7 @@ func (e *Engine) Close(ctx context.Context) error {
 		case in := <-e.idle:
 			in.mod.Close(ctx)
 		default:
-			if e.tmpl.cow != nil {
-				e.tmpl.cow.Close() // open cells keep their mappings
-			}
+			e.tmpl.close() // open cells keep their mappings
 			e.enc.Close()
 			e.dec.Close()
 			return e.rt.Close(ctx)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 
 	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"github.com/seed11a79d2d/codemode/engines/internal/image"
@@ -26,39 +27,72 @@ func (e *Engine) templateFile() string {
 	return CacheFile(e.cfg.TemplateCache, "template", ".img", e.cfg.Runtime, e.cfg.ModuleHash, e.cfg.Prelude)
 }
 
-// startTemplate loads the template from the cache or builds it (and caches
-// it), returning the first instance, at template state.
-func (e *Engine) startTemplate(ctx context.Context) (*Instance, error) {
+// cachedTemplate reads the template's cache entry and puts it in its image,
+// or returns nil when there is none or it is unusable (which it logs).
+func (e *Engine) cachedTemplate() *template {
 	file := e.templateFile()
-	if file != "" {
-		t, err := readTemplate(file)
-		if err == nil {
-			e.tmpl = t
-			t.cow = e.newImage(t.Mem)
-			return e.acquireNew(ctx)
-		}
+	if file == "" {
+		return nil
+	}
+	t, pages, err := readTemplate(file)
+	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			e.cfg.Logger.Warn("template cache entry unusable; building the template", "file", file, "err", err)
 		}
+		return nil
+	}
+	t.NonZero(image.Pages(pages))
+	t.cow = e.newImage(t.Mem, image.Pages(pages))
+	return t
+}
+
+// startTemplate takes the template read from the cache, or builds it (and
+// caches it) when there is none, and returns the first instance, at template
+// state.
+func (e *Engine) startTemplate(ctx context.Context, cached *template) (*Instance, error) {
+	if cached != nil {
+		e.tmpl = cached
+		return e.acquireNew(ctx)
 	}
 	in, err := e.buildTemplate(ctx)
-	if err == nil {
-		// The builder's memory is the template: mapping it changes no byte.
-		e.tmpl.cow = e.newImage(e.tmpl.Mem)
-		e.tmpl.mapInto(in)
+	if err != nil {
+		return nil, err
 	}
-	if err == nil && file != "" {
-		if werr := WriteCache(file, e.tmpl.marshal()); werr != nil {
+	pages := nonZero(e.tmpl.Mem)
+	e.tmpl.NonZero(image.Pages(pages))
+	// The builder's memory is the template: mapping it changes no byte.
+	e.tmpl.cow = e.newImage(e.tmpl.Mem, image.Pages(pages))
+	e.tmpl.mapInto(in)
+	if file := e.templateFile(); file != "" {
+		if werr := WriteCache(file, e.tmpl.marshal(pages)); werr != nil {
 			e.cfg.Logger.Warn("template cache entry not written", "file", file, "err", werr)
 		}
 	}
-	return in, err
+	return in, nil
+}
+
+// close releases the template's image; nil-safe.
+func (t *template) close() {
+	if t != nil && t.cow != nil {
+		t.cow.Close()
+	}
+}
+
+// nonZero is the indexes of the pages of mem that are not all zeros.
+func nonZero(mem []byte) []int32 {
+	var pages []int32
+	for p := 0; p < len(mem); p += image.PageSize {
+		if !image.AllZero(mem[p : p+image.PageSize]) {
+			pages = append(pages, int32(p/image.PageSize))
+		}
+	}
+	return pages
 }
 
 // newImage puts the template in a file instances map copy-on-write, or
-// returns nil where the OS cannot.
-func (e *Engine) newImage(mem []byte) *cowmem.Image {
-	im, err := cowmem.NewImage(mem)
+// returns nil where the OS cannot. pages are mem's non-zero pages.
+func (e *Engine) newImage(mem []byte, pages iter.Seq[int]) *cowmem.Image {
+	im, err := cowmem.NewImage(mem, pages)
 	if err != nil {
 		if !errors.Is(err, cowmem.ErrUnsupported) {
 			e.cfg.Logger.Warn("template image not made; resets compare every page"+e.cfg.on(), "err", err)
@@ -100,13 +134,8 @@ func (t *template) metaValues() []uint32 {
 // number of 4 KiB pages that are not all zeros (u32), their indices (u32
 // each) and their bytes. Two thirds of a template's pages are zeros
 // (malloc's headroom, the C stack), so the entry is a third of its size.
-func (t *template) marshal() []byte {
-	var pages []uint32
-	for p := 0; p < len(t.Mem); p += image.PageSize {
-		if !image.AllZero(t.Mem[p : p+image.PageSize]) {
-			pages = append(pages, uint32(p/image.PageSize))
-		}
-	}
+// pages are the non-zero pages (see nonZero).
+func (t *template) marshal(pages []int32) []byte {
 	b := make([]byte, 0, 4*len(t.meta())+1+len(t.version)+32+8+len(pages)*(4+image.PageSize))
 	for _, v := range t.metaValues() {
 		b = binary.LittleEndian.AppendUint32(b, v)
@@ -117,7 +146,7 @@ func (t *template) marshal() []byte {
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(t.Mem)/image.WasmPage))
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(pages)))
 	for _, p := range pages {
-		b = binary.LittleEndian.AppendUint32(b, p)
+		b = binary.LittleEndian.AppendUint32(b, uint32(p))
 	}
 	for _, p := range pages {
 		b = append(b, t.Mem[int(p)*image.PageSize:][:image.PageSize]...)
@@ -128,16 +157,16 @@ func (t *template) marshal() []byte {
 // readTemplate reads and checks a cache entry. The entry's checksum covers
 // the hash too, which is not recomputed: it was computed from this memory by
 // the build that wrote the entry.
-func readTemplate(file string) (*template, error) {
+func readTemplate(file string) (*template, []int32, error) {
 	b, err := ReadCache(file, maxTemplateFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	short := errors.New("template entry too short")
 	t := &template{}
 	fields := t.meta()
 	if len(b) < 4*len(fields)+1 {
-		return nil, short
+		return nil, nil, short
 	}
 	for i, p := range fields {
 		*p = binary.LittleEndian.Uint32(b[4*i:])
@@ -145,7 +174,7 @@ func readTemplate(file string) (*template, error) {
 	b = b[4*len(fields):]
 	n := int(b[0])
 	if len(b) < 1+n+32+8 {
-		return nil, short
+		return nil, nil, short
 	}
 	t.version = string(b[1 : 1+n])
 	copy(t.Hash[:], b[1+n:])
@@ -154,16 +183,29 @@ func readTemplate(file string) (*template, error) {
 	count := uint64(binary.LittleEndian.Uint32(b[4:]))
 	b = b[8:]
 	if size == 0 || size > maxTemplateFile || uint64(t.SP) > size || uint64(len(b)) != count*(4+image.PageSize) {
-		return nil, fmt.Errorf("template entry of %d bytes for %d pages of %d bytes of memory", len(b), count, size)
+		return nil, nil, fmt.Errorf("template entry of %d bytes for %d pages of %d bytes of memory", len(b), count, size)
 	}
 	t.Mem = make([]byte, size)
 	data := b[4*count:]
+	pages := make([]int32, count)
 	for i := range count {
-		p := uint64(binary.LittleEndian.Uint32(b[4*i:])) * image.PageSize
-		if p >= size {
-			return nil, fmt.Errorf("template entry names page %d of %d", p/image.PageSize, size/image.PageSize)
+		p := uint64(binary.LittleEndian.Uint32(b[4*i:]))
+		if p >= size/image.PageSize || i > 0 && p <= uint64(pages[i-1]) {
+			return nil, nil, fmt.Errorf("template entry names page %d of %d out of order", p, size/image.PageSize)
 		}
-		copy(t.Mem[p:p+image.PageSize], data[i*image.PageSize:])
+		pages[i] = int32(p)
 	}
-	return t, nil
+	// Each run of consecutive pages is faulted in at once and copied in
+	// one piece; the zero pages between them are never touched.
+	for i := 0; i < len(pages); {
+		j := i + 1
+		for j < len(pages) && pages[j] == pages[j-1]+1 {
+			j++
+		}
+		run := t.Mem[int(pages[i])*image.PageSize : int(pages[j-1]+1)*image.PageSize]
+		cowmem.Populate(run)
+		copy(run, data[i*image.PageSize:j*image.PageSize])
+		i = j
+	}
+	return t, pages, nil
 }

@@ -2,6 +2,7 @@ package wasmfile
 
 import (
 	"fmt"
+	"github.com/seed11a79d2d/codemode/engines/internal/cowmem"
 	"io"
 	"os"
 
@@ -26,7 +27,19 @@ func readFile(path string) ([]byte, error) {
 	if st.Size() > MaxSize {
 		return nil, fmt.Errorf("%s is %d bytes, more than the %d allowed", path, st.Size(), MaxSize)
 	}
-	return io.ReadAll(io.LimitReader(f, MaxSize))
+	// One read into a buffer of the file's size (and a byte more, to see a
+	// file that grew meanwhile): growing one as io.ReadAll does touched
+	// three times the memory, a page fault each 4 KiB.
+	b := make([]byte, st.Size()+1)
+	cowmem.Populate(b)
+	n, err := io.ReadFull(f, b)
+	switch {
+	case err == nil:
+		return nil, fmt.Errorf("%s grew while read", path)
+	case err != io.ErrUnexpectedEOF && err != io.EOF:
+		return nil, err
+	}
+	return b[:n:n], nil
 }
 
 // Install verifies b and writes it to path the way a download is written.
